@@ -1,0 +1,201 @@
+// The build pipeline: config and content in, a checked, atomic dist/ out. Each stage lives in its own module.
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { relative } from 'node:path';
+import type { SiteConfig } from '../config.ts';
+import { ContentError, RenderError, SiteGenError } from '../errors.ts';
+import type { Route } from '../routes.ts';
+import { bundleClient, type ClientBundle } from './bundle.ts';
+import { assertNoBrokenLinks, assertWithinBudget, findBrokenLinks } from './check.ts';
+import { brotli, byteLength } from './compress.ts';
+import { loadConfig } from './config.ts';
+import { compileStylesheet } from './css.ts';
+import { criticalCss } from './critical.ts';
+import { absoluteUrl, checkTemplate, renderDocument } from './document.ts';
+import { projectPaths, type ProjectPaths } from './paths.ts';
+import { renderPage, type RenderedPage } from './render.tsx';
+import { loadSite, validateContent } from './site-module.ts';
+import { esbuildTargets, resolveBrowsers } from './targets.ts';
+import { assertSafeOutDir, readTree, withPrecompressed, writeOutput, type OutputFiles } from './write.ts';
+
+export interface BuildOptions {
+  config: string;
+  out: string;
+  /** URL path the site is served under; default "/". */
+  base?: string;
+  /** Extra external scripts on every page (the dev server's reload client). */
+  extraScripts?: string[];
+  /** Write nothing: return the files (the dev server keeps them in memory). */
+  write?: boolean;
+}
+
+export interface PageReport {
+  path: string;
+  file: string;
+  html: { raw: number; brotli: number };
+  inlineCss: { raw: number };
+  js: { raw: number; brotli: number; files: number };
+}
+
+export interface BuildResult {
+  config: SiteConfig;
+  pages: PageReport[];
+  /** Every output file, .br/.gz included. */
+  files: OutputFiles;
+  /** Project files the build read (for the watcher). */
+  inputs: string[];
+  ms: number;
+}
+
+/** Output file of a route: "/" -> index.html, "/contact" -> contact/index.html, or the route's own `file`. */
+export function routeFile(route: Pick<Route, 'path' | 'file'>): string {
+  if (route.file) return route.file;
+  const path = route.path.replace(/^\/+|\/+$/g, '');
+  return path ? `${path}/index.html` : 'index.html';
+}
+
+/** Name of the page's script entry: "index", "contact", "404". */
+export function entryName(route: Pick<Route, 'path' | 'file'>): string {
+  return routeFile(route).replace(/\/index\.html$|\.html$/, '').replace(/\//g, '-') || 'index';
+}
+
+export function normaliseBase(base = '/'): string {
+  if (!/^\/([\w.~-]+\/)*$/.test(base.endsWith('/') ? base : `${base}/`)) {
+    throw new SiteGenError(`--base ${base} is not a URL path. Use "/" or a path such as "/my-site/".`);
+  }
+  return base.endsWith('/') ? base : `${base}/`;
+}
+
+export async function buildSite(options: BuildOptions): Promise<BuildResult> {
+  const started = performance.now();
+  const base = normaliseBase(options.base);
+  const paths = projectPaths(options.config);
+  assertSafeOutDir(options.out, paths.root);
+  const config = await loadConfig(paths.config);
+  const site = await loadSite(paths);
+  const content = validateContent(paths, site);
+  const template = await readTemplate(paths);
+  const routes = checkRoutes(paths, site.routes);
+
+  const rendered = routes.map((route) => ({ route, page: renderPage(route, { site: config.site, content, path: route.path }, { base }) }));
+
+  const browsers = resolveBrowsers(config.build.browserslist);
+  const stylesheet = await compileStylesheet({ entry: paths.stylesheet, browserslist: config.build.browserslist, base });
+  const cssFile = `assets/site-${hashOf(stylesheet.css)}.css`;
+  const client = await bundleClient({
+    root: paths.root,
+    islandsDir: paths.islands,
+    pages: rendered.map(({ route, page }) => ({ name: entryName(route), path: route.path, islands: page.islands })),
+    target: esbuildTargets(browsers),
+    base,
+  });
+
+  const files: OutputFiles = await readTree(paths.public);
+  const add = (path: string, data: Uint8Array | string) => {
+    if (files.has(path)) throw new SiteGenError(`public/${path} has the same path as a file the build writes. Rename or remove it.`);
+    files.set(path, data);
+  };
+  add(cssFile, stylesheet.css);
+  for (const asset of stylesheet.assets) if (!files.has(asset.fileName)) add(asset.fileName, asset.source);
+  for (const [path, data] of client.files) add(path, data);
+
+  const pages: PageReport[] = [];
+  for (const { route, page } of rendered) {
+    const document = pageDocument({ config, base, route, page, template, paths, client, css: stylesheet.css, cssFile, extraScripts: options.extraScripts });
+    add(routeFile(route), document.html);
+    pages.push(report(route, document.html, document.critical, client, files));
+  }
+  const indexed = rendered.filter(({ page }) => !page.head.noindex).map(({ route }) => route.path);
+  add('sitemap.xml', sitemap(config, indexed));
+  add('robots.txt', `User-agent: *\nAllow: /\n\nSitemap: ${absoluteUrl(config.site, '/sitemap.xml')}\n`);
+
+  assertNoBrokenLinks(findBrokenLinks(rendered.map(({ route, page }) => ({ path: route.path, links: page.links, ids: page.ids })), new Set(files.keys()), base));
+  assertWithinBudget(pages.map((p) => ({ path: p.path, htmlBrotli: p.html.brotli, jsBrotli: p.js.brotli })), config.build.budgets);
+
+  const output = withPrecompressed(files);
+  if (options.write !== false) await writeOutput(options.out, output);
+  const inputs = [...new Set([paths.config, ...site.inputs, ...stylesheet.dependencies, ...client.inputs, paths.template])].sort();
+  return { config, pages, files: output, inputs, ms: Math.round(performance.now() - started) };
+}
+
+interface PageInput {
+  config: SiteConfig;
+  base: string;
+  route: Route;
+  page: RenderedPage;
+  template: string;
+  paths: ProjectPaths;
+  client: ClientBundle;
+  css: string;
+  cssFile: string;
+  extraScripts?: string[];
+}
+
+function pageDocument(input: PageInput): { html: string; critical: string } {
+  const { route, page, client } = input;
+  const scripts = client.pages.get(entryName(route));
+  const critical = criticalCss(input.css, page.html);
+  const html = renderDocument({
+    template: input.template,
+    templateFile: relative(input.paths.root, input.paths.template),
+    site: input.config.site,
+    base: input.base,
+    path: route.path,
+    head: page.head,
+    body: page.html,
+    criticalCss: critical,
+    stylesheet: input.base + input.cssFile,
+    script: scripts?.entry,
+    modulePreloads: scripts?.preloads ?? [],
+    extraScripts: input.extraScripts,
+  });
+  return { html, critical };
+}
+
+function report(route: Route, html: string, critical: string, client: ClientBundle, files: OutputFiles): PageReport {
+  const scripts = client.pages.get(entryName(route));
+  const js = (scripts?.files ?? []).map((f) => files.get(f)!);
+  return {
+    path: route.path,
+    file: routeFile(route),
+    html: { raw: byteLength(html), brotli: brotli(html).byteLength },
+    inlineCss: { raw: byteLength(critical) },
+    js: {
+      raw: js.reduce((sum, f) => sum + byteLength(f), 0),
+      brotli: js.reduce((sum, f) => sum + brotli(f).byteLength, 0),
+      files: js.length,
+    },
+  };
+}
+
+async function readTemplate(paths: ProjectPaths): Promise<string> {
+  const shown = relative(paths.root, paths.template);
+  if (!existsSync(paths.template)) throw new RenderError(`${shown} does not exist. Create the document template (see README.md, "Templates").`);
+  const template = await readFile(paths.template, 'utf8');
+  checkTemplate(template, shown);
+  return template;
+}
+
+function checkRoutes(paths: ProjectPaths, routes: Route[]): Route[] {
+  const shown = relative(paths.root, paths.routes);
+  const seen = new Map<string, string>();
+  routes.forEach((route, i) => {
+    if (!route || typeof route.path !== 'string' || !route.path.startsWith('/')) throw new ContentError(`${shown}: routes[${i}].path must be a path starting with "/".`);
+    if (typeof route.page !== 'function') throw new ContentError(`${shown}: routes[${i}] (${route.path}) has no page component.`);
+    if (typeof route.head !== 'function') throw new ContentError(`${shown}: routes[${i}] (${route.path}) has no head() function giving its title.`);
+    const file = routeFile(route);
+    if (seen.has(file)) throw new ContentError(`${shown}: routes ${seen.get(file)} and ${route.path} both write ${file}. Give each route its own path.`);
+    seen.set(file, route.path);
+  });
+  return routes;
+}
+
+function sitemap(config: SiteConfig, paths: string[]): string {
+  const urls = paths.map((p) => `  <url><loc>${absoluteUrl(config.site, p)}</loc></url>`).join('\n');
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
+}
+
+function hashOf(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 8);
+}

@@ -1,0 +1,163 @@
+// Bundles one hydration entry per page with esbuild; React and shared code land in hashed chunks all pages share.
+import { build, type Message, type Metafile, type Plugin } from 'esbuild';
+import { existsSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { BundleError, IslandError } from '../errors.ts';
+import { toolRoot } from './paths.ts';
+import { formatMessage } from './server-bundle.ts';
+import type { IslandUse } from './render.tsx';
+
+export interface PageIslands {
+  /** Entry name, e.g. "index", "contact", "404". */
+  name: string;
+  /** Route path, for messages. */
+  path: string;
+  islands: IslandUse[];
+}
+
+export interface PageScripts {
+  /** URL of the page's entry module. */
+  entry: string;
+  /** URLs fetched at once: the entry's static imports and the chunks of its `load` islands. */
+  preloads: string[];
+  /** Output files (relative to the output folder) the page loads before any interaction. */
+  files: string[];
+}
+
+export interface ClientBundle {
+  /** Output files, path relative to the output folder. */
+  files: Map<string, Uint8Array>;
+  pages: Map<string, PageScripts>;
+  /** Absolute paths of every project file bundled. */
+  inputs: string[];
+}
+
+export interface BundleOptions {
+  root: string;
+  islandsDir: string;
+  pages: PageIslands[];
+  /** esbuild targets, e.g. ['chrome109', 'safari15.6']. */
+  target: string[];
+  base: string;
+  minify?: boolean;
+}
+
+const ENTRY_NAMESPACE = 'site-gen-entry';
+// A virtual output folder: nothing is written, paths are made relative to it.
+const OUTDIR = 'site-gen-out';
+const runtimeStart = join(toolRoot, 'src/runtime/start.ts');
+
+export function islandModule(islandsDir: string, name: string): string | undefined {
+  return ['.tsx', '.ts', '.jsx', '.js'].map((ext) => join(islandsDir, name + ext)).find((file) => existsSync(file));
+}
+
+/** Source of a page's entry: the runtime and one lazy import per island the page uses. */
+export function entrySource(islandsDir: string, page: PageIslands, root: string): string {
+  const names = [...new Set(page.islands.map((i) => i.name))].sort();
+  const loaders = names.map((name) => {
+    const file = islandModule(islandsDir, name);
+    if (!file) {
+      throw new IslandError(`Page ${page.path} uses island "${name}", but ${relative(root, join(islandsDir, name))}.tsx does not exist. Create it (export default island('${name}', Component, { hydrate })) or fix the name.`);
+    }
+    return `  ${JSON.stringify(name)}: () => import(${JSON.stringify(file)}),`;
+  });
+  return [`import { start } from ${JSON.stringify(runtimeStart)};`, 'start({', ...loaders, '});'].join('\n');
+}
+
+export async function bundleClient(options: BundleOptions): Promise<ClientBundle> {
+  const pages = options.pages.filter((p) => p.islands.length > 0);
+  const sources = new Map(pages.map((p) => [p.name, entrySource(options.islandsDir, p, options.root)]));
+  const files = new Map<string, Uint8Array>();
+  const scripts = new Map<string, PageScripts>();
+  if (pages.length === 0) return { files, pages: scripts, inputs: [] };
+
+  const entries: Plugin = {
+    name: 'site-gen-entries',
+    setup(b) {
+      b.onResolve({ filter: /^site-gen-entry:/ }, (args) => ({ path: args.path.slice(ENTRY_NAMESPACE.length + 1), namespace: ENTRY_NAMESPACE }));
+      b.onLoad({ filter: /.*/, namespace: ENTRY_NAMESPACE }, (args) => ({ contents: sources.get(args.path)!, resolveDir: options.root, loader: 'ts' }));
+    },
+  };
+
+  let result;
+  try {
+    result = await build({
+      entryPoints: pages.map((p) => ({ in: `${ENTRY_NAMESPACE}:${p.name}`, out: p.name })),
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'browser',
+      target: options.target,
+      minify: options.minify ?? true,
+      jsx: 'automatic',
+      write: false,
+      metafile: true,
+      outdir: OUTDIR,
+      entryNames: 'assets/[name]-[hash]',
+      chunkNames: 'assets/chunks/[name]-[hash]',
+      assetNames: 'assets/[name]-[hash]',
+      publicPath: options.base,
+      absWorkingDir: options.root,
+      nodePaths: [join(toolRoot, 'node_modules')],
+      define: { 'process.env.NODE_ENV': '"production"' },
+      legalComments: 'none',
+      logLevel: 'silent',
+      plugins: [entries],
+    });
+  } catch (error) {
+    const messages = (error as { errors?: Message[] }).errors;
+    if (messages?.length) {
+      const more = messages.length > 1 ? ` (and ${messages.length - 1} more errors)` : '';
+      throw new BundleError(`The browser bundle could not be built: ${formatMessage(messages[0]!)}${more}. Fix the file and build again.`);
+    }
+    throw new BundleError(`The browser bundle could not be built: ${(error as Error).message}`, { cause: error });
+  }
+
+  const outdir = join(options.root, OUTDIR);
+  for (const file of result.outputFiles) files.set(relative(outdir, file.path).split('\\').join('/'), file.contents);
+  const outputs = normaliseOutputs(result.metafile);
+  for (const page of pages) {
+    const entry = Object.entries(outputs).find(([, out]) => out.entryPoint === `${ENTRY_NAMESPACE}:${page.name}`)?.[0];
+    if (!entry) throw new BundleError(`esbuild produced no entry for page ${page.path}; this is a bug in site-gen.`);
+    const eager = new Set<string>();
+    const addStatic = (file: string) => {
+      if (eager.has(file)) return;
+      eager.add(file);
+      for (const imp of outputs[file]?.imports ?? []) if (imp.kind === 'import-statement') addStatic(imp.path);
+    };
+    addStatic(entry);
+    const preload = new Set([...eager].filter((f) => f !== entry));
+    for (const use of page.islands.filter((i) => i.hydrate === 'load')) {
+      const file = islandModule(options.islandsDir, use.name)!;
+      const chunk = Object.entries(outputs).find(([, out]) => out.entryPoint && join(options.root, out.entryPoint) === file)?.[0];
+      if (chunk) {
+        const before = new Set(eager);
+        addStatic(chunk);
+        for (const f of eager) if (!before.has(f) || f === chunk) preload.add(f);
+      }
+    }
+    // Every island's code counts toward the page's weight: idle and visible islands load without any interaction.
+    for (const use of page.islands) {
+      const file = islandModule(options.islandsDir, use.name)!;
+      const chunk = Object.entries(outputs).find(([, out]) => out.entryPoint && join(options.root, out.entryPoint) === file)?.[0];
+      if (chunk) addStatic(chunk);
+    }
+    scripts.set(page.name, {
+      entry: options.base + entry,
+      preloads: [...preload].sort().map((f) => options.base + f),
+      files: [...eager].sort(),
+    });
+  }
+  const inputs = Object.keys(result.metafile.inputs)
+    .filter((p) => !p.includes(':') && !p.includes('node_modules'))
+    .map((p) => join(options.root, p));
+  return { files, pages: scripts, inputs };
+}
+
+/** Metafile output paths are relative to the working folder: make them relative to the output folder. */
+function normaliseOutputs(metafile: Metafile): Metafile['outputs'] {
+  const fix = (p: string) => p.slice(OUTDIR.length + 1);
+  return Object.fromEntries(
+    Object.entries(metafile.outputs).map(([path, out]) => [fix(path), { ...out, imports: out.imports.map((i) => ({ ...i, path: fix(i.path) })) }]),
+  );
+}

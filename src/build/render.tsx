@@ -1,0 +1,126 @@
+// Renders one route's page to HTML with renderToString, each island rendered on its own so the browser can hydrate it alone.
+import { parseHTML } from 'linkedom';
+import { createElement } from 'react';
+import { renderToString } from 'react-dom/server';
+import { setBase } from '../base.ts';
+import { IslandError, RenderError } from '../errors.ts';
+import { IslandBoundary, IslandRegistryContext, type HydrateStrategy, type IslandDefinition } from '../island.tsx';
+import type { PageHead, PageProps, Route } from '../routes.ts';
+
+export interface IslandUse {
+  name: string;
+  hydrate: HydrateStrategy;
+  media?: string;
+}
+
+export interface RenderedPage {
+  /** The page's <body> content. */
+  html: string;
+  head: PageHead;
+  /** Every href of an <a> or <area>, in document order. */
+  links: string[];
+  /** Every id in the page. */
+  ids: string[];
+  /** The islands on the page, in document order. */
+  islands: IslandUse[];
+}
+
+export interface RenderOptions {
+  base?: string;
+}
+
+export function renderPage(route: Route, props: PageProps, options: RenderOptions = {}): RenderedPage {
+  setBase(options.base ?? '/');
+  const uses: Array<{ definition: IslandDefinition; props: unknown }> = [];
+  const registry = { add: (definition: IslandDefinition, islandProps: unknown) => uses.push({ definition, props: islandProps }) - 1 };
+  let html: string;
+  let head: PageHead;
+  try {
+    head = route.head(props);
+    html = renderToString(createElement(IslandRegistryContext.Provider, { value: registry }, createElement(route.page, props)));
+  } catch (error) {
+    throw new RenderError(`Could not render ${route.path}: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+  }
+  uses.forEach(({ definition, props: islandProps }, index) => {
+    const placeholder = `<site-island data-island-slot="${index}"></site-island>`;
+    html = html.replace(placeholder, () => renderIsland(route.path, definition, islandProps, index));
+  });
+  const { links, ids } = collectLinks(html);
+  return {
+    html,
+    head,
+    links,
+    ids,
+    islands: uses.map(({ definition }) => ({ name: definition.name, hydrate: definition.hydrate, ...(definition.media ? { media: definition.media } : {}) })),
+  };
+}
+
+/** The island's markup: its own render (ids prefixed so they match the browser's), wrapped with what the runtime needs. */
+export function renderIsland(path: string, definition: IslandDefinition, props: unknown, index: number): string {
+  const { name, hydrate, media } = definition;
+  if (!/^[a-z][a-z0-9-]*$/.test(name)) {
+    throw new IslandError(`Island "${name}" on ${path}: island names are lower-case words joined by "-", the file name of its module in src/site/islands/.`);
+  }
+  if (!['load', 'idle', 'visible', 'media'].includes(hydrate)) {
+    throw new IslandError(`Island "${name}" on ${path}: hydrate must be "load", "idle", "visible" or "media", not "${hydrate}".`);
+  }
+  if (hydrate === 'media' && !media) {
+    throw new IslandError(`Island "${name}" on ${path}: hydrate "media" needs a media query, e.g. { hydrate: 'media', media: '(min-width: 768px)' }.`);
+  }
+  const json = serializeProps(name, path, props);
+  const id = `i${index}-`;
+  let inner: string;
+  try {
+    inner = renderToString(createElement(IslandBoundary, { name }, createElement(definition.component, props as object)), { identifierPrefix: id });
+  } catch (error) {
+    throw new RenderError(`Could not render island "${name}" on ${path}: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+  }
+  const attrs = [`data-island="${name}"`, `data-hydrate="${hydrate}"`, `data-id="${id}"`];
+  if (media) attrs.push(`data-media="${escapeAttribute(media)}"`);
+  if (json !== '{}') attrs.push(`data-props="${escapeAttribute(json)}"`);
+  return `<site-island ${attrs.join(' ')}>${inner}</site-island>`;
+}
+
+/** JSON of the island's props; anything JSON cannot carry faithfully is an error, not a silent loss. */
+export function serializeProps(name: string, path: string, props: unknown): string {
+  const problem = findUnserializable(props, 'props');
+  if (problem) {
+    throw new IslandError(`Island "${name}" on ${path}: ${problem.at} is ${problem.what}; island props must be JSON data (strings, numbers, booleans, null, arrays, plain objects). Move it inside the island component.`);
+  }
+  return JSON.stringify(props ?? {});
+}
+
+function findUnserializable(value: unknown, at: string): { at: string; what: string } | null {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return null;
+  if (typeof value === 'number') return Number.isFinite(value) ? null : { at, what: `the number ${value}` };
+  if (typeof value === 'function') return { at, what: 'a function' };
+  if (typeof value === 'undefined') return at === 'props' ? null : { at, what: 'undefined' };
+  if (typeof value !== 'object') return { at, what: `a ${typeof value}` };
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = findUnserializable(item, `${at}[${i}]`);
+      if (found) return found;
+    }
+    return null;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return { at, what: `a ${proto?.constructor?.name ?? 'class'} instance${'$$typeof' in (value as object) ? ' (a React element)' : ''}` };
+  if ('$$typeof' in (value as object)) return { at, what: 'a React element' };
+  for (const [key, item] of Object.entries(value)) {
+    if (item === undefined) continue;
+    const found = findUnserializable(item, `${at}.${key}`);
+    if (found) return found;
+  }
+  return null;
+}
+
+export function escapeAttribute(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&#39;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+export function collectLinks(html: string): { links: string[]; ids: string[] } {
+  const { document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`);
+  const links = [...document.querySelectorAll('a[href], area[href]')].map((a) => a.getAttribute('href')!);
+  const ids = [...document.querySelectorAll('[id]')].map((el) => el.getAttribute('id')!);
+  return { links, ids };
+}

@@ -1,0 +1,88 @@
+// Bundles the site's TypeScript (config, content, pages) for Node with esbuild and imports the result.
+import { build, type Message, type Metafile, type Plugin } from 'esbuild';
+import { createHash } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { sharedModules, toolRoot } from './paths.ts';
+
+export interface ServerModule<T> {
+  exports: T;
+  /** Absolute paths of the project files the bundle read (what a watcher should follow). */
+  inputs: string[];
+}
+
+export interface ServerBundleOptions {
+  /** What to bundle: the path of a module, or generated source with the folder its imports resolve from. */
+  entry: { file: string } | { contents: string; resolveDir: string };
+  root: string;
+  cacheDir: string;
+}
+
+/** Thrown by `loadServerModule` when esbuild reports errors; carries them so callers can name the file at fault. */
+export class ServerBundleFailure extends Error {
+  constructor(readonly messages: Message[]) {
+    super(messages.map((m) => formatMessage(m)).join('\n'));
+  }
+}
+
+export function formatMessage(message: Message): string {
+  const where = message.location ? `${message.location.file}:${message.location.line}:${message.location.column + 1}: ` : '';
+  return `${where}${message.text}`;
+}
+
+// The tool's island registry must be one instance for the renderer and the pages, so it is never copied into a bundle.
+const shareToolModules: Plugin = {
+  name: 'site-gen-shared-modules',
+  setup(build) {
+    build.onResolve({ filter: /\.(ts|tsx)$|^\.{1,2}\// }, (args) => {
+      if (!args.resolveDir) return undefined;
+      const path = resolve(args.resolveDir, args.path);
+      const candidates = [path, `${path}.ts`, `${path}.tsx`];
+      const shared = sharedModules.find((m) => candidates.includes(m));
+      return shared ? { path: pathToFileURL(shared).href, external: true } : undefined;
+    });
+  },
+};
+
+export async function loadServerModule<T>(options: ServerBundleOptions): Promise<ServerModule<T>> {
+  const entry = 'file' in options.entry ? { entryPoints: [options.entry.file] } : { stdin: { ...options.entry, loader: 'ts' as const, sourcefile: 'site-gen-entry.ts' } };
+  let result;
+  try {
+    result = await build({
+      ...entry,
+      bundle: true,
+      write: false,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      packages: 'external',
+      jsx: 'automatic',
+      metafile: true,
+      sourcemap: 'inline',
+      logLevel: 'silent',
+      absWorkingDir: options.root,
+      nodePaths: [join(toolRoot, 'node_modules')],
+      plugins: [shareToolModules],
+      define: { 'process.env.NODE_ENV': '"production"' },
+    });
+  } catch (error) {
+    const messages = (error as { errors?: Message[] }).errors;
+    if (messages?.length) throw new ServerBundleFailure(messages);
+    throw error;
+  }
+  const code = result.outputFiles[0]!.contents;
+  const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
+  await mkdir(options.cacheDir, { recursive: true });
+  const file = join(options.cacheDir, `server-${hash}.mjs`);
+  await writeFile(file, code);
+  const exports = (await import(pathToFileURL(file).href)) as T;
+  return { exports, inputs: inputsOf(result.metafile, options.root) };
+}
+
+function inputsOf(metafile: Metafile, root: string): string[] {
+  return Object.keys(metafile.inputs)
+    .filter((p) => !p.startsWith('<') && !p.includes('node_modules'))
+    .map((p) => resolve(root, p))
+    .sort((a, b) => relative(root, a).localeCompare(relative(root, b)));
+}

@@ -1,0 +1,79 @@
+// Writes the build to a folder beside the output, then swaps it in, so a failed build leaves the previous output as it was.
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { WriteError } from '../errors.ts';
+import { brotli, byteLength, gzip, shouldPrecompress } from './compress.ts';
+
+export type OutputFiles = Map<string, Uint8Array | string>;
+
+/** Refuses output folders whose replacement would destroy the project: its root, an ancestor, or a source folder. */
+export function assertSafeOutDir(outDir: string, root: string, flag = '--out'): void {
+  const out = resolve(outDir);
+  const project = resolve(root);
+  if (out === project || project.startsWith(out + sep)) {
+    throw new WriteError(`${flag} ${outDir} would replace the project folder ${project}. Choose a folder inside it, such as dist.`);
+  }
+  for (const source of ['src', 'content', 'templates', 'public', 'test', 'bin', 'node_modules']) {
+    const dir = join(project, source);
+    if (out === dir || out.startsWith(dir + sep)) throw new WriteError(`${flag} ${outDir} is inside the project's ${source}/ folder. Choose a folder of its own, such as dist.`);
+  }
+}
+
+/** Adds .br and .gz beside every text file over 1 KB. */
+export function withPrecompressed(files: OutputFiles): OutputFiles {
+  const out: OutputFiles = new Map();
+  for (const [path, data] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
+    out.set(path, data);
+    if (shouldPrecompress(path, byteLength(data))) {
+      out.set(`${path}.br`, brotli(data));
+      out.set(`${path}.gz`, gzip(data));
+    }
+  }
+  return out;
+}
+
+/**
+ * Writes `files` to `outDir`, atomically: everything goes to a sibling folder first,
+ * then the old output is moved aside and the new one renamed into place.
+ */
+export async function writeOutput(outDir: string, files: OutputFiles): Promise<void> {
+  const out = resolve(outDir);
+  const parent = dirname(out);
+  const stamp = `${process.pid}-${Date.now().toString(36)}`;
+  const staging = join(parent, `.${basename(out)}.tmp-${stamp}`);
+  const previous = join(parent, `.${basename(out)}.old-${stamp}`);
+  try {
+    await mkdir(parent, { recursive: true });
+    if (existsSync(out) && !(await stat(out)).isDirectory()) {
+      throw new WriteError(`--out ${relative(process.cwd(), out) || out} is a file, not a folder. Remove it or choose another --out.`);
+    }
+    await mkdir(staging, { recursive: true });
+    for (const [path, data] of files) {
+      const target = join(staging, path);
+      await mkdir(dirname(target), { recursive: true });
+      await writeFile(target, data);
+    }
+    if (existsSync(out)) await rename(out, previous);
+    await rename(staging, out);
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    if (existsSync(previous) && !existsSync(out)) await rename(previous, out);
+    if (error instanceof WriteError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new WriteError(`Could not write the output to ${out} (${code ?? (error as Error).message}). Check that the folder is writable and the disk has space; the previous output was kept.`, { cause: error });
+  }
+  await rm(previous, { recursive: true, force: true });
+}
+
+/** Every file under `dir`, keyed by its path relative to it with "/" separators. */
+export async function readTree(dir: string): Promise<OutputFiles> {
+  const files: OutputFiles = new Map();
+  if (!existsSync(dir)) return files;
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  for (const entry of entries.filter((e) => e.isFile()).sort((a, b) => join(a.parentPath, a.name).localeCompare(join(b.parentPath, b.name)))) {
+    const full = join(entry.parentPath, entry.name);
+    files.set(relative(dir, full).split(sep).join('/'), await readFile(full));
+  }
+  return files;
+}

@@ -1,0 +1,40 @@
+// `site-gen build`: renders the site into the output folder and prints what each page weighs.
+import type { Command } from 'commander';
+import { relative } from 'node:path';
+import { buildSite, type BuildResult } from '../build/build.ts';
+
+interface BuildFlags {
+  config: string;
+  out: string;
+  base: string;
+  json?: boolean;
+}
+
+export function addBuildCommand(program: Command): void {
+  program
+    .command('build')
+    .description('render every route to static HTML with critical CSS and island scripts, check links and budgets, write the output folder atomically')
+    .option('-c, --config <file>', 'site configuration; its folder is the project root', 'site.config.ts')
+    .option('-o, --out <dir>', 'output folder, replaced only when the build succeeds', 'dist')
+    .option('--base <path>', 'URL path the site is served under, e.g. /my-site/', '/')
+    .option('--json', 'print the summary as JSON instead of a table')
+    .action(async (flags: BuildFlags) => {
+      const result = await buildSite({ config: flags.config, out: flags.out, base: flags.base });
+      process.stdout.write(flags.json ? `${JSON.stringify(summaryJson(result, flags.out), null, 2)}\n` : summaryTable(result, flags.out));
+    });
+}
+
+export function summaryJson(result: BuildResult, out: string) {
+  return { out, ms: result.ms, files: result.files.size, pages: result.pages };
+}
+
+export function summaryTable(result: BuildResult, out: string): string {
+  const kb = (n: number) => (n / 1024).toFixed(1);
+  const head = ['route', 'file', 'HTML KB', 'HTML br', 'inline CSS KB', 'JS KB', 'JS br', 'JS files'];
+  const rows = result.pages.map((p) => [p.path, p.file, kb(p.html.raw), kb(p.html.brotli), kb(p.inlineCss.raw), kb(p.js.raw), kb(p.js.brotli), String(p.js.files)]);
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const rel = relative(process.cwd(), out);
+  const shown = rel && !rel.startsWith('..') ? rel : out;
+  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), '', `Built ${result.pages.length} pages, ${result.files.size} files into ${shown}/ in ${result.ms} ms.`, ''].join('\n');
+}

@@ -1,0 +1,45 @@
+// `site-gen deploy`: publishes the built site to an S3 bucket, flags over the deploy section of site.config.ts.
+import { existsSync } from 'node:fs';
+import type { Command } from 'commander';
+import { loadConfig } from '../build/config.ts';
+import { deploy } from '../deploy/deploy.ts';
+import { DEFAULTS, resolveDeployOptions, type DeployConfig, type DeployFlags } from '../deploy/options.ts';
+
+interface Flags extends DeployFlags {
+  config: string;
+}
+
+export function addDeployCommand(program: Command): void {
+  program
+    .command('deploy')
+    .description('publish the output folder to an S3 bucket, uploading only what changed: assets first, pages next, deletes last')
+    .option('-c, --config <file>', 'site configuration; its deploy section sets defaults for the options below', 'site.config.ts')
+    .option('-o, --out <dir>', 'built site to deploy', DEFAULTS.out)
+    .option('--bucket <name>', 'S3 bucket to deploy to (or deploy.bucket)')
+    .option('--prefix <path>', 'key prefix to deploy under, e.g. "preview/" (or deploy.prefix; default: the bucket root)')
+    .option('--region <region>', 'bucket region (or deploy.region; default: AWS_REGION or the profile\'s region)')
+    .option('--endpoint <url>', 'S3-compatible endpoint such as MinIO or R2, path-style (or deploy.endpoint)')
+    .option('--dry-run', 'print the plan (uploads, deletes, unchanged, bytes) and change nothing')
+    .option('--max-deletes <n>', `delete nothing when more than n files would be deleted (or deploy.maxDeletes; default ${DEFAULTS.maxDeletes})`)
+    .option('--concurrency <n>', `requests in parallel, 1 to 64 (or deploy.concurrency; default ${DEFAULTS.concurrency})`)
+    .option('--gzip', 'store text files gzip-encoded with Content-Encoding: gzip (or deploy.gzip; default off)')
+    .option('--no-gzip', 'store every file as is, overriding deploy.gzip')
+    .option('--configure-website', 'set the bucket\'s website hosting: index document index.html, error document 404.html')
+    .addHelpText(
+      'after',
+      `
+Credentials come from the AWS SDK's default chain only: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE,
+SSO, or an IAM role. Nothing secret goes in site.config.ts or on the command line.
+
+Examples:
+  site-gen deploy --bucket www.example.com --region eu-west-1 --dry-run
+  site-gen deploy --bucket my-site --endpoint http://127.0.0.1:9000 --configure-website`,
+    )
+    .action(async (flags: Flags, command: Command) => {
+      const explicitConfig = command.getOptionValueSource('config') !== 'default';
+      // Flags alone are enough to deploy: the default site.config.ts is read only when it exists.
+      let config: DeployConfig | undefined;
+      if (explicitConfig || existsSync(flags.config)) config = (await loadConfig(flags.config)).deploy;
+      await deploy(resolveDeployOptions(flags, config, process.cwd()));
+    });
+}

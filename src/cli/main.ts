@@ -1,0 +1,51 @@
+// The site-gen command line: wires each command's arguments to its function, prints errors once, returns the exit code.
+import { Command, CommanderError } from 'commander';
+import { describeError, SiteGenError } from '../errors.ts';
+import { addBuildCommand } from './build.ts';
+import { addDeployCommand } from './deploy.ts';
+import { addServeCommand } from './serve.ts';
+
+export function createProgram(): Command {
+  const program = new Command('site-gen')
+    .description('A small static-site generator: React server rendering, islands, critical CSS, safe S3 deploys.')
+    .version(process.env.npm_package_version ?? '0.1.0', '-v, --version', 'print the version')
+    .option('--debug', 'print stack traces with errors')
+    .showHelpAfterError('(run "site-gen --help" for usage)')
+    .showSuggestionAfterError()
+    .addHelpText(
+      'after',
+      `
+Examples:
+  site-gen build                      build site.config.ts's site into dist/
+  site-gen serve --port 8080          preview dist/ like a static host
+  site-gen watch                      dev server with live reload
+  site-gen deploy --bucket my-site    publish dist/ to an S3 bucket
+
+Run "site-gen <command> --help" for a command's options.`,
+    );
+  addBuildCommand(program);
+  addServeCommand(program);
+  addDeployCommand(program);
+  return program;
+}
+
+/** Runs the CLI; resolves to the process exit code. */
+export async function main(argv: string[]): Promise<number> {
+  process.setSourceMapsEnabled(true);
+  const program = createProgram();
+  program.exitOverride();
+  try {
+    await program.parseAsync(argv);
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Commander has already printed the message (or the help/version text).
+      return error.exitCode === 0 || error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? 0 : 1;
+    }
+    const debug = Boolean(program.opts().debug) || argv.includes('--debug');
+    const known = error instanceof SiteGenError;
+    process.stderr.write(`${known ? '' : 'site-gen: unexpected error (a bug; please report it): '}${describeError(error, debug || !known)}\n`);
+    if (!debug && known) process.stderr.write('(run with --debug for the stack trace)\n');
+    return 1;
+  }
+}

@@ -1,0 +1,89 @@
+// The shape of site.config.ts: what a deployer sets, with the defaults the tool applies.
+import { z } from 'zod';
+
+// A custom message for a wrong value only: a missing one keeps zod's "received undefined", which reads "is missing".
+const unlessMissing = (message: string) => (issue: { input: unknown }) => (issue.input === undefined ? undefined : message);
+const url = z.url({ error: unlessMissing('must be an absolute URL such as "https://example.com"') });
+
+export const siteSchema = z.strictObject({
+  /** Company name: header, footer, titles, JSON-LD. */
+  name: z.string().min(1),
+  /** Absolute URL the site is served from; canonical URLs and the sitemap start with it. */
+  url,
+  /** Default meta description, used where a page has none of its own. */
+  description: z.string().min(1),
+  /** BCP 47 language tag of the pages. */
+  lang: z.string().min(2).default('en'),
+  email: z.email({ error: unlessMissing('must be an e-mail address such as "info@example.com"') }),
+  phone: z.string().optional(),
+  address: z.strictObject({
+    street: z.string().min(1),
+    city: z.string().min(1),
+    region: z.string().min(1),
+    postalCode: z.string().min(1),
+    country: z.string().min(2),
+  }),
+  socials: z
+    .array(
+      z.strictObject({
+        /** Accessible name of the icon link, e.g. "Instagram". */
+        label: z.string().min(1),
+        href: z.string().min(1),
+        icon: z.enum(['instagram', 'facebook', 'youtube', 'x', 'tiktok', 'linkedin', 'spotify']),
+      }),
+    )
+    .default([]),
+  /** Theme a first-time visitor sees. */
+  themeDefault: z.enum(['dark', 'light', 'system']).default('dark'),
+  /** localStorage key that keeps the visitor's theme choice. */
+  themeStorageKey: z.string().min(1).default('vite-ui-theme'),
+  /** <meta name="theme-color"> for each scheme. */
+  themeColor: z.strictObject({ dark: z.string().min(1), light: z.string().min(1) }).default({ dark: '#0a0a0a', light: '#ffffff' }),
+  /** Path of the favicon inside public/. */
+  favicon: z.string().startsWith('/').default('/favicon.svg'),
+  /** Path of the Open Graph image inside public/. */
+  ogImage: z.string().startsWith('/').optional(),
+});
+
+export const buildSchema = z
+  .object({
+    /** Browsers the CSS and JavaScript are lowered for (browserslist queries). */
+    browserslist: z.array(z.string().min(1)).min(1).default(['defaults', 'not dead']),
+    /** Budgets, in bytes after brotli: a page over budget fails the build. */
+    budgets: z
+      .object({
+        html: z.number().int().positive().default(14 * 1024),
+        js: z.number().int().positive().default(90 * 1024),
+      })
+      .default({ html: 14 * 1024, js: 90 * 1024 }),
+  })
+  .default({ browserslist: ['defaults', 'not dead'], budgets: { html: 14 * 1024, js: 90 * 1024 } });
+
+export const deploySchema = z
+  .object({
+    bucket: z.string().min(3).optional(),
+    prefix: z.string().default(''),
+    region: z.string().min(1).optional(),
+    endpoint: url.optional(),
+    maxDeletes: z.number().int().nonnegative().default(256),
+    concurrency: z.number().int().positive().max(64).default(8),
+    gzip: z.boolean().default(false),
+  })
+  .default({ prefix: '', maxDeletes: 256, concurrency: 8, gzip: false });
+
+export const configSchema = z.strictObject({
+  site: siteSchema,
+  build: buildSchema,
+  deploy: deploySchema,
+});
+
+/** What site.config.ts may say (defaults filled in later). */
+export type SiteConfigInput = z.input<typeof configSchema>;
+/** The validated configuration, defaults applied. */
+export type SiteConfig = z.output<typeof configSchema>;
+export type SiteInfo = SiteConfig['site'];
+
+/** Gives site.config.ts its types; the build validates the object at load time. */
+export function defineConfig(config: SiteConfigInput): SiteConfigInput {
+  return config;
+}

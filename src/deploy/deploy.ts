@@ -1,0 +1,83 @@
+// Deploys the built site to S3: read dist/, list the bucket, plan, then upload in order, delete, and record the manifest.
+import { createS3Client } from './client.ts';
+import { executePlan } from './execute.ts';
+import { scanOutput } from './local.ts';
+import type { DeployOptions } from './options.ts';
+import { keysToInspect, planDeploy } from './plan.ts';
+import type { Plan } from './plan.ts';
+import { createReporter } from './progress.ts';
+import { inspectObjects, listRemote } from './remote.ts';
+import type { RemoteContext } from './remote.ts';
+import { DEFAULT_RETRY } from './retry.ts';
+import { explainS3Error } from './s3-errors.ts';
+import { destination, formatBlockedDeletes, formatPlan, formatSummary } from './summary.ts';
+import { targetsFor } from './targets.ts';
+import { configureWebsite } from './website.ts';
+
+export interface DeployResult {
+  dryRun: boolean;
+  plan: Plan;
+  uploaded: number;
+  /** Bytes sent, after gzip where used (0 for a dry run). */
+  uploadedBytes: number;
+  deleted: number;
+  unchanged: number;
+  retained: number;
+  durationMs: number;
+}
+
+export async function deploy(options: DeployOptions): Promise<DeployResult> {
+  const started = performance.now();
+  const output = options.output ?? process.stdout;
+  const reporter = createReporter(output);
+
+  const files = await scanOutput(options.outDir);
+  const targets = targetsFor(files, { prefix: options.prefix, gzip: options.gzip });
+
+  const client = options.client ?? createS3Client({ region: options.region, endpoint: options.endpoint });
+  const context: RemoteContext = {
+    client,
+    bucket: options.bucket,
+    prefix: options.prefix,
+    endpoint: options.endpoint,
+    retry: options.retry ?? DEFAULT_RETRY,
+  };
+  context.onRetry = (what, attempt, delayMs, error) => reporter.retrying(what, attempt, delayMs, explainS3Error(error, context));
+  try {
+    const listing = await listRemote(context);
+    if (listing.unreadableManifest) {
+      const where = destination(options.bucket, options.prefix);
+      reporter.message(`note: the deploy manifest in ${where} is not readable; checking each object instead, and writing a new one.`);
+    }
+    const inspected = await inspectObjects(context, keysToInspect(targets, listing), options.concurrency);
+    const plan = planDeploy({ prefix: options.prefix, targets, listing, inspected, maxDeletes: options.maxDeletes });
+    const figures = { plan, unchanged: plan.unchanged.length, retained: plan.retained.length };
+
+    if (options.dryRun) {
+      output.write(formatPlan(plan, options.bucket, { configureWebsite: options.configureWebsite }));
+      return { dryRun: true, ...figures, uploaded: 0, uploadedBytes: 0, deleted: 0, durationMs: performance.now() - started };
+    }
+
+    if (options.configureWebsite) await configureWebsite(context);
+    reporter.start(plan, destination(options.bucket, options.prefix));
+    const blocked = formatBlockedDeletes(plan);
+    if (blocked) reporter.message(blocked);
+    const done = await executePlan(plan, { ...context, concurrency: options.concurrency, reporter });
+    reporter.stop();
+
+    const result: DeployResult = {
+      dryRun: false,
+      ...figures,
+      uploaded: done.uploaded.size,
+      uploadedBytes: done.uploadedBytes,
+      deleted: done.deleted.length,
+      durationMs: performance.now() - started,
+    };
+    output.write(formatSummary({ bucket: options.bucket, prefix: options.prefix, ...result }));
+    if (blocked) output.write(`${blocked}\n`);
+    return result;
+  } finally {
+    reporter.stop();
+    if (!options.client) client.destroy();
+  }
+}

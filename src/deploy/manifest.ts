@@ -1,0 +1,84 @@
+// The deploy manifest: a small JSON object in the bucket recording what site-gen stored, so the next deploy needs
+// no request per object to know the stored headers, and knows which old hashed assets are due for deletion.
+import { z } from 'zod';
+
+/** What is known of one stored object: its ETag and size as listed, and the content and headers it was stored with. */
+export interface ObjectState {
+  etag: string;
+  /** Stored size (after gzip, if gzip-encoded). */
+  size: number;
+  /** Hex MD5 of the uncompressed content, when known. */
+  md5?: string;
+  contentType?: string;
+  cacheControl?: string;
+  contentEncoding?: string;
+}
+
+/** One entry of a bucket listing. */
+export interface RemoteObject {
+  key: string;
+  size: number;
+  /** Without quotes. */
+  etag: string;
+  lastModified?: Date;
+}
+
+const objectStateSchema = z.object({
+  etag: z.string(),
+  size: z.number().int().nonnegative(),
+  md5: z.string().optional(),
+  contentType: z.string().optional(),
+  cacheControl: z.string().optional(),
+  contentEncoding: z.string().optional(),
+});
+
+const manifestSchema = z.object({
+  version: z.literal(1),
+  /** Counts the deploys that changed the site; a deploy that changes nothing keeps the number. */
+  generation: z.number().int().nonnegative(),
+  deployedAt: z.string().optional(),
+  objects: z.record(z.string(), objectStateSchema),
+  /** Hashed assets no longer in the site, by key: the generation whose deploy first found them unused. */
+  retired: z.record(z.string(), z.number().int().nonnegative()),
+});
+
+export type Manifest = z.infer<typeof manifestSchema>;
+
+/** The manifest as read from the bucket, with the server's time of its last write. */
+export interface StoredManifest {
+  manifest: Manifest;
+  lastModified?: Date;
+}
+
+export function manifestKey(prefix: string): string {
+  return `${prefix}.site-gen/deploy-manifest.json`;
+}
+
+export function emptyManifest(): Manifest {
+  return { version: 1, generation: 0, objects: {}, retired: {} };
+}
+
+/** The manifest, or undefined when the text is not one this version understands (the deploy then asks S3 instead). */
+export function parseManifest(text: string): Manifest | undefined {
+  try {
+    const result = manifestSchema.safeParse(JSON.parse(text));
+    return result.success ? result.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function serializeManifest(manifest: Manifest): string {
+  return `${JSON.stringify(manifest, null, 2)}\n`;
+}
+
+/**
+ * The state the manifest vouches for, if the object is still the one site-gen stored: same ETag and size, and not
+ * written after the manifest (which is written last). An object changed by anyone else gets no state.
+ */
+export function trustedState(remote: RemoteObject, stored: StoredManifest | undefined): ObjectState | undefined {
+  const entry = stored?.manifest.objects[remote.key];
+  if (!entry || entry.etag !== remote.etag || entry.size !== remote.size) return undefined;
+  if (stored?.lastModified && remote.lastModified && remote.lastModified > stored.lastModified) return undefined;
+  return entry;
+}

@@ -1,0 +1,101 @@
+// The options of a deploy, resolved from command-line flags over the `deploy` section of site.config.ts.
+import { isAbsolute, resolve } from 'node:path';
+import type { S3Client } from '@aws-sdk/client-s3';
+import type { SiteConfig } from '../config.ts';
+import { UsageError } from '../errors.ts';
+import type { Output } from './progress.ts';
+import type { RetryPolicy } from './retry.ts';
+
+export interface DeployOptions {
+  /** Absolute path of the built site. */
+  outDir: string;
+  bucket: string;
+  /** '' or a key prefix ending in '/'. */
+  prefix: string;
+  region?: string;
+  endpoint?: string;
+  dryRun: boolean;
+  maxDeletes: number;
+  concurrency: number;
+  gzip: boolean;
+  configureWebsite: boolean;
+  /** For tests and embedding: a ready client (else one is made from region and endpoint). */
+  client?: S3Client;
+  /** Where progress and the summary go; default process.stdout. */
+  output?: Output;
+  retry?: RetryPolicy;
+}
+
+/** The flags as commander hands them over: strings, booleans, or absent. */
+export interface DeployFlags {
+  bucket?: string;
+  out?: string;
+  prefix?: string;
+  region?: string;
+  endpoint?: string;
+  dryRun?: boolean;
+  maxDeletes?: string;
+  concurrency?: string;
+  gzip?: boolean;
+  configureWebsite?: boolean;
+}
+
+export type DeployConfig = SiteConfig['deploy'];
+
+export const DEFAULTS = { out: 'dist', maxDeletes: 256, concurrency: 8 } as const;
+
+/** 'a//b/' -> 'a/b/', '/' -> '': keys never start with a slash, and a prefix is a folder. */
+export function normalizePrefix(prefix: string): string {
+  const parts = prefix.split('/').filter((part) => part !== '');
+  return parts.length === 0 ? '' : `${parts.join('/')}/`;
+}
+
+function integer(flag: string, value: string, min: number, max: number): number {
+  const number = Number(value);
+  if (!/^\d+$/.test(value.trim()) || number < min || number > max) {
+    throw new UsageError(`${flag} ${value} is not valid: give a whole number from ${min} to ${max}.`);
+  }
+  return number;
+}
+
+const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+
+export function resolveDeployOptions(flags: DeployFlags, config: DeployConfig | undefined, cwd: string): DeployOptions {
+  const bucket = flags.bucket ?? config?.bucket;
+  if (!bucket) {
+    throw new UsageError('No bucket to deploy to: pass --bucket <name>, or set deploy.bucket in site.config.ts.');
+  }
+  if (!BUCKET_NAME.test(bucket)) {
+    const source = flags.bucket ? '--bucket' : 'deploy.bucket in site.config.ts';
+    throw new UsageError(`${source} "${bucket}" is not an S3 bucket name: use 3 to 63 lowercase letters, digits, dots and hyphens.`);
+  }
+  const endpoint = flags.endpoint ?? config?.endpoint;
+  if (endpoint !== undefined) {
+    let protocol: string | undefined;
+    try {
+      protocol = new URL(endpoint).protocol;
+    } catch {
+      protocol = undefined;
+    }
+    if (protocol !== 'http:' && protocol !== 'https:') {
+      throw new UsageError(`--endpoint "${endpoint}" is not an http(s) URL; give one such as https://s3.example.com.`);
+    }
+  }
+  const out = flags.out ?? DEFAULTS.out;
+  return {
+    outDir: isAbsolute(out) ? out : resolve(cwd, out),
+    bucket,
+    prefix: normalizePrefix(flags.prefix ?? config?.prefix ?? ''),
+    region: flags.region ?? config?.region,
+    endpoint,
+    dryRun: flags.dryRun ?? false,
+    maxDeletes:
+      flags.maxDeletes !== undefined
+        ? integer('--max-deletes', flags.maxDeletes, 0, Number.MAX_SAFE_INTEGER)
+        : (config?.maxDeletes ?? DEFAULTS.maxDeletes),
+    concurrency:
+      flags.concurrency !== undefined ? integer('--concurrency', flags.concurrency, 1, 64) : (config?.concurrency ?? DEFAULTS.concurrency),
+    gzip: flags.gzip ?? config?.gzip ?? false,
+    configureWebsite: flags.configureWebsite ?? false,
+  };
+}

@@ -1,0 +1,119 @@
+// Reads the bucket: the objects under the prefix, the deploy manifest, and the stored headers of chosen objects.
+import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { DeployError } from '../errors.ts';
+import { manifestKey, parseManifest } from './manifest.ts';
+import type { ObjectState, RemoteObject, StoredManifest } from './manifest.ts';
+import type { RemoteListing } from './plan.ts';
+import { forEachLimited } from './pool.ts';
+import { withRetry } from './retry.ts';
+import type { RetryPolicy } from './retry.ts';
+import { explainS3Error } from './s3-errors.ts';
+
+export interface RemoteContext {
+  client: S3Client;
+  bucket: string;
+  prefix: string;
+  endpoint?: string;
+  retry: RetryPolicy;
+  /** Told before each new try, with what was being done. */
+  onRetry?: (what: string, attempt: number, delayMs: number, error: unknown) => void;
+}
+
+/** Runs one S3 request with the context's retry policy; `what` names it in retry messages. */
+export function send<T>(context: RemoteContext, what: string, run: () => Promise<T>): Promise<T> {
+  return withRetry(run, context.retry, {
+    onRetry: ({ attempt, delayMs, error }) => context.onRetry?.(what, attempt, delayMs, error),
+  });
+}
+
+/** S3 quotes ETags; keep them bare so that every source compares alike. */
+export function bareEtag(etag: string | undefined): string {
+  return (etag ?? '').replace(/"/g, '');
+}
+
+function location(context: RemoteContext, key = context.prefix): string {
+  return `s3://${context.bucket}/${key}`;
+}
+
+export interface Listing extends RemoteListing {
+  /** Set when a manifest exists but could not be read; the deploy then inspects objects instead. */
+  unreadableManifest?: boolean;
+}
+
+export async function listRemote(context: RemoteContext): Promise<Listing> {
+  const { client, bucket, prefix } = context;
+  const objects = new Map<string, RemoteObject>();
+  const ownManifest = manifestKey(prefix);
+  let manifestEntry: RemoteObject | undefined;
+  let token: string | undefined;
+  try {
+    do {
+      const page = await send(context, `listing ${location(context)}`, () =>
+        client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix || undefined, ContinuationToken: token })),
+      );
+      for (const item of page.Contents ?? []) {
+        if (item.Key === undefined) continue;
+        const entry = { key: item.Key, size: item.Size ?? 0, etag: bareEtag(item.ETag), lastModified: item.LastModified };
+        if (item.Key === ownManifest) manifestEntry = entry;
+        else objects.set(item.Key, entry);
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  } catch (cause) {
+    throw new DeployError(`Could not list ${location(context)}: ${explainS3Error(cause, context)}.`, { cause });
+  }
+  if (!manifestEntry) return { objects };
+
+  let stored: StoredManifest | undefined;
+  try {
+    const text = await send(context, `reading ${ownManifest}`, async () => {
+      const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: ownManifest }));
+      return (await answer.Body?.transformToString('utf-8')) ?? '';
+    });
+    const manifest = parseManifest(text);
+    if (manifest) stored = { manifest, lastModified: manifestEntry.lastModified };
+  } catch (cause) {
+    throw new DeployError(`Could not read the deploy manifest ${location(context, ownManifest)}: ${explainS3Error(cause, context)}.`, {
+      cause,
+    });
+  }
+  return stored ? { objects, manifest: stored } : { objects, unreadableManifest: true };
+}
+
+function isNotFound(error: unknown): boolean {
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e?.name === 'NotFound' || e?.name === 'NoSuchKey' || e?.$metadata?.httpStatusCode === 404;
+}
+
+/** The stored headers and content MD5 of each key (HEAD requests); null for a key that no longer exists. */
+export async function inspectObjects(
+  context: RemoteContext,
+  keys: readonly string[],
+  concurrency: number,
+): Promise<Map<string, ObjectState | null>> {
+  const states = new Map<string, ObjectState | null>();
+  await forEachLimited(keys, concurrency, async (key) => {
+    try {
+      const head = await send(context, `reading the headers of ${key}`, () =>
+        context.client.send(new HeadObjectCommand({ Bucket: context.bucket, Key: key })),
+      );
+      const md5 = head.Metadata?.md5;
+      states.set(key, {
+        etag: bareEtag(head.ETag),
+        size: head.ContentLength ?? 0,
+        md5: md5 && /^[0-9a-f]{32}$/.test(md5) ? md5 : undefined,
+        contentType: head.ContentType,
+        cacheControl: head.CacheControl,
+        contentEncoding: head.ContentEncoding || undefined,
+      });
+    } catch (cause) {
+      if (isNotFound(cause)) {
+        states.set(key, null);
+        return;
+      }
+      throw new DeployError(`Could not read the headers of ${location(context, key)}: ${explainS3Error(cause, context)}.`, { cause });
+    }
+  });
+  return states;
+}

@@ -1,0 +1,67 @@
+// Maps the local files to the objects the bucket should hold: key, headers, encoding, and upload phase.
+import { cacheControlFor, contentTypeFor, isCompressible, isHashedAsset, pageAlias } from './headers.ts';
+import type { LocalFile } from './local.ts';
+
+/**
+ * Upload order, so a visitor never gets a page whose assets are missing: hashed assets, then the other files pages
+ * refer to (images, fonts, favicon), then pages, then the error page, then the indexes that announce pages.
+ */
+export const PHASES = ['hashed-assets', 'files', 'pages', 'error-page', 'indexes'] as const;
+export type Phase = (typeof PHASES)[number];
+
+export type Encoding = 'identity' | 'gzip';
+
+export interface Target {
+  /** Object key, prefix included. */
+  key: string;
+  /** The local file's path inside the output folder. */
+  path: string;
+  absolutePath: string;
+  /** Size and hex MD5 of the uncompressed content. */
+  size: number;
+  md5: string;
+  contentType: string;
+  cacheControl: string;
+  encoding: Encoding;
+  phase: Phase;
+  /** The extra copy of a page without its /index.html, so /contact answers without a redirect. */
+  alias: boolean;
+}
+
+export interface TargetOptions {
+  /** '' or a prefix ending in '/'. */
+  prefix: string;
+  gzip: boolean;
+}
+
+function phaseOf(path: string): Phase {
+  if (isHashedAsset(path)) return 'hashed-assets';
+  if (path === '404.html') return 'error-page';
+  if (path === 'sitemap.xml' || path === 'robots.txt') return 'indexes';
+  if (path.endsWith('.html')) return 'pages';
+  return 'files';
+}
+
+/** The objects to store, in upload order (phase, then key). */
+export function targetsFor(files: readonly LocalFile[], options: TargetOptions): Target[] {
+  const localPaths = new Set(files.map((file) => file.path));
+  const targets: Target[] = [];
+  for (const file of files) {
+    const contentType = contentTypeFor(file.path);
+    const base = {
+      path: file.path,
+      absolutePath: file.absolutePath,
+      size: file.size,
+      md5: file.md5,
+      contentType,
+      cacheControl: cacheControlFor(file.path),
+      encoding: (options.gzip && isCompressible(contentType) ? 'gzip' : 'identity') as Encoding,
+      phase: phaseOf(file.path),
+    };
+    targets.push({ ...base, key: options.prefix + file.path, alias: false });
+    const alias = pageAlias(file.path);
+    // A real file of that name wins over the alias.
+    if (alias && !localPaths.has(alias)) targets.push({ ...base, key: options.prefix + alias, alias: true });
+  }
+  return targets.sort((a, b) => PHASES.indexOf(a.phase) - PHASES.indexOf(b.phase) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}

@@ -1,0 +1,282 @@
+// The static file server behind `site-gen serve` and `site-gen watch`: serves a built folder the way a static host does.
+import http from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import sirv from 'sirv';
+import type { RequestHandler } from 'sirv';
+import { SiteGenError, UsageError } from '../errors.ts';
+
+/**
+ * A route placed in front of the files, for the dev server (issue 5): the SSE stream at /__site-gen/events, the
+ * reload client at /__site-gen/reload.js, an error page while the last rebuild is broken, pages kept in memory.
+ * Answer the request and return true, or return false to pass it on to the next handler and then to the files.
+ * Handlers only see GET and HEAD requests whose path passed the traversal checks; `pathname` is that path, decoded.
+ * A handler that throws gets a 500 with the error's message. `close()` ends its open responses (an SSE stream) too.
+ */
+export type Handler = (req: IncomingMessage, res: ServerResponse, pathname: string) => boolean | Promise<boolean>;
+
+export interface StaticServerOptions {
+  /** The folder to serve (dist/). Looked up on every request, so a rebuild that swaps the folder shows at once. */
+  dir: string;
+  /** Address to bind. Default 127.0.0.1: the preview is not reachable from other machines unless asked. */
+  host?: string;
+  /** Default 4321; 0 picks a free port (listen() says which). */
+  port?: number;
+  /** Page served with status 404 for unknown paths, relative to `dir`. Default '404.html'. */
+  notFoundPage?: string;
+  /** HTML inserted before </body> of every page served (the 404 page too), e.g. the dev server's reload <script src>. */
+  inject?: string;
+  /** Routes tried in order before the files; see Handler. */
+  handlers?: Handler[];
+}
+
+export interface StaticServer {
+  /** Starts listening. Rejects with a UsageError naming --port or --host when the address cannot be used. */
+  listen(): Promise<{ url: string; port: number }>;
+  /** Stops listening and ends every connection (idle keep-alive sockets and open streams alike), so the port is free at once. */
+  close(): Promise<void>;
+}
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const REVALIDATE = 'no-cache';
+const ENCODINGS = [
+  { name: 'br', extension: '.br' },
+  { name: 'gzip', extension: '.gz' },
+] as const;
+type Encoding = (typeof ENCODINGS)[number]['name'];
+
+/**
+ * Whether a URL path names a content-hashed file under assets/ (assets/home-3f9a1c2b.js, assets/chunks/x-AB12CD34.js):
+ * its name changes whenever its bytes do, so browsers may keep it forever. The hash is 8 or more characters after a
+ * `-` or `.`, either lowercase hex or esbuild's uppercase base32, never a mix, so `assets/logo-partner.svg` is not one.
+ */
+export function isHashedAsset(urlPath: string): boolean {
+  if (!/^\/?assets\//.test(urlPath)) return false;
+  const name = urlPath.slice(urlPath.lastIndexOf('/') + 1);
+  return /^(?:.*[-.])?(?:[0-9a-f]{8,64}|[0-9A-Z]{8,64})(?:\.[0-9A-Za-z]+)+$/.test(name);
+}
+
+/** The precompressed encodings a request accepts, best first. Honours q-values, so `br;q=0` means no brotli. */
+function acceptedEncodings(header: string | string[] | undefined): Encoding[] {
+  const weights = new Map<string, number>();
+  for (const part of (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',')) {
+    const [token = '', ...params] = part.split(';').map((piece) => piece.trim().toLowerCase());
+    if (!token) continue;
+    const q = params.find((param) => param.startsWith('q='));
+    const weight = q === undefined ? 1 : Number(q.slice(2));
+    weights.set(token, Number.isFinite(weight) ? weight : 0);
+  }
+  const wildcard = weights.get('*') ?? 0;
+  return ENCODINGS.map((encoding) => encoding.name).filter((name) => (weights.get(name) ?? wildcard) > 0);
+}
+
+/** Whether a decoded path segment may be served: no parent or current-folder steps, no dotfiles but .well-known. */
+function isSafeSegment(segment: string): boolean {
+  if (segment === '.' || segment === '..') return false;
+  return !segment.startsWith('.') || segment === '.well-known';
+}
+
+/** Whether a decoded path stays inside the folder: no NUL, no backslash (a separator on Windows), no unsafe segment. */
+function isSafeDecodedPath(decoded: string): boolean {
+  return decoded.startsWith('/') && !/[\0\\]/.test(decoded) && decoded.split('/').every(isSafeSegment);
+}
+
+/** One layer of percent-decoding, or null when it hides a separator or yields an unsafe path. */
+function decodeLayer(encoded: string, literalPercentAllowed: boolean): string | null {
+  // An encoded separator would pass the segment checks as one segment and become two on disk.
+  if (/%(?:2f|5c)/i.test(encoded)) return null;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(encoded);
+  } catch {
+    return literalPercentAllowed ? encoded : null;
+  }
+  return isSafeDecodedPath(decoded) ? decoded : null;
+}
+
+/**
+ * The decoded path of a request URL, or null when the URL tries to leave the served folder: `..`, `%2e%2e`, encoded
+ * slashes or backslashes, NUL, or any of these under a second layer of encoding (`%252e%252e`): neither this server
+ * nor sirv decodes twice, but a proxy in front of it might, so such a path is refused rather than trusted.
+ */
+function safePathname(url: string | undefined): string | null {
+  if (!url?.startsWith('/')) return null;
+  const once = decodeLayer(url.split(/[?#]/, 1)[0] ?? '/', false);
+  if (once === null) return null;
+  // After one layer, a % that does not decode is a literal one in a file name (100%.html).
+  if (once.includes('%') && decodeLayer(once, true) === null) return null;
+  return once;
+}
+
+/** Inserts `snippet` before the last </body>, or at the end when the page has none. */
+function injectInto(html: string, snippet: string): string {
+  const at = html.toLowerCase().lastIndexOf('</body>');
+  return at === -1 ? html + snippet : html.slice(0, at) + snippet + html.slice(at);
+}
+
+/** The file of `dir` a page path names, if it is an HTML file: `/` -> index.html, `/contact` -> contact.html or contact/index.html. */
+async function findPage(dir: string, pathname: string): Promise<string | undefined> {
+  const route = pathname.replace(/\/+$/, '');
+  const candidates = /\.html?$/.test(route) ? [route] : [`${route}.html`, `${route}/index.html`].filter((c) => c !== '.html');
+  for (const candidate of candidates) {
+    const file = path.join(dir, candidate);
+    const info = await stat(file).catch(() => undefined);
+    if (info?.isFile()) return file;
+  }
+  return undefined;
+}
+
+function formatUrl(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/** Turns a listen() failure into a message that says which flag to change. */
+function listenError(error: NodeJS.ErrnoException, host: string, port: number): SiteGenError {
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return new UsageError(
+        `Port ${port} on ${host} is already in use by another program. Stop that program, or choose another port with --port (for example --port ${port === 65535 ? port - 1 : port + 1}, or --port 0 for any free port).`,
+        { cause: error },
+      );
+    case 'EACCES':
+      return new UsageError(
+        `Not allowed to listen on port ${port} (ports below 1024 need extra privileges). Choose another port with --port, for example --port 4321.`,
+        { cause: error },
+      );
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new UsageError(
+        `--host ${host} is not an address of this machine. Use --host 127.0.0.1 (the default) for this machine only, or --host 0.0.0.0 for every network interface.`,
+        { cause: error },
+      );
+    default:
+      return new SiteGenError(`Could not listen on ${formatUrl(host, port)}: ${error.message}`, { cause: error });
+  }
+}
+
+function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': REVALIDATE, ...headers });
+  res.end(`${text}\n`);
+}
+
+function clearHeaders(res: ServerResponse): void {
+  for (const name of res.getHeaderNames()) res.removeHeader(name);
+}
+
+export function createStaticServer(options: StaticServerOptions): StaticServer {
+  const dir = path.resolve(options.dir);
+  const host = options.host ?? '127.0.0.1';
+  const port = options.port ?? 4321;
+  const notFoundPage = path.join(dir, options.notFoundPage ?? '404.html');
+  const { inject, handlers = [] } = options;
+  if (!notFoundPage.startsWith(dir + path.sep)) {
+    throw new UsageError(`notFoundPage "${options.notFoundPage}" is outside the served folder ${dir}; give a path inside it, like 404.html.`);
+  }
+
+  // dev: look files up on every request instead of indexing the folder once, so rebuilt files are served as they are
+  // now (an index taken at start would send stale lengths for rewritten files). It costs a few stat calls per request.
+  const files: RequestHandler = sirv(dir, { dev: true, etag: true, brotli: true, gzip: true, dotfiles: false });
+
+  async function sendPage(res: ServerResponse, file: string, status: number, snippet: string): Promise<void> {
+    const html = injectInto(await readFile(file, 'utf8'), snippet);
+    res.writeHead(status, {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Length': Buffer.byteLength(html),
+      'Cache-Control': REVALIDATE,
+    });
+    res.end(html);
+  }
+
+  async function sendNotFound(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
+    clearHeaders(res);
+    if (inject !== undefined) {
+      const page = await stat(notFoundPage).catch(() => undefined);
+      if (page?.isFile()) return sendPage(res, notFoundPage, 404, inject);
+    } else {
+      const accepted = acceptedEncodings(req.headers['accept-encoding']);
+      const variants = [...ENCODINGS.filter((e) => accepted.includes(e.name)), { name: undefined, extension: '' }];
+      for (const variant of variants) {
+        const body = await readFile(notFoundPage + variant.extension).catch(() => undefined);
+        if (!body) continue;
+        res.writeHead(404, {
+          'Content-Type': 'text/html; charset=utf-8',
+          'Content-Length': body.length,
+          'Cache-Control': REVALIDATE,
+          Vary: 'Accept-Encoding',
+          ...(variant.name ? { 'Content-Encoding': variant.name } : {}),
+        });
+        res.end(body);
+        return;
+      }
+    }
+    sendText(res, 404, `404 Not Found: ${pathname}`);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      return sendText(res, 405, `405 Method Not Allowed: ${req.method} (this server answers GET and HEAD)`, { Allow: 'GET, HEAD' });
+    }
+    const pathname = safePathname(req.url);
+    if (pathname === null) return sendNotFound(req, res, req.url ?? '');
+
+    for (const handler of handlers) {
+      if (await handler(req, res, pathname)) return;
+    }
+
+    if (inject !== undefined) {
+      const page = await findPage(dir, pathname);
+      if (page) return sendPage(res, page, 200, inject);
+    }
+
+    // sirv matches Accept-Encoding loosely ("br;q=0" would still get brotli): hand it only what the client accepts.
+    req.headers['accept-encoding'] = acceptedEncodings(req.headers['accept-encoding']).join(', ');
+    // Set before sirv so its 304 answers carry them too; sirv keeps headers already set on the response.
+    res.setHeader('Cache-Control', isHashedAsset(pathname) ? IMMUTABLE : REVALIDATE);
+    res.setHeader('Vary', 'Accept-Encoding');
+    // sirv pipes a file stream into the response without listening for its errors: a file deleted by a rebuild
+    // between its lookup and its read would crash the process, and a client that hangs up would leak the descriptor.
+    const guard = (source: Readable) => {
+      source.once('error', () => res.destroy());
+      res.once('close', () => source.destroy());
+    };
+    res.once('pipe', guard);
+    await new Promise<void>((resolve, reject) => {
+      res.once('finish', resolve);
+      res.once('close', resolve);
+      files(req, res, () => sendNotFound(req, res, pathname).then(resolve, reject));
+    });
+  }
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (res.headersSent) return void res.destroy();
+      clearHeaders(res);
+      sendText(res, 500, `500 Internal Server Error: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  });
+
+  return {
+    listen() {
+      return new Promise((resolve, reject) => {
+        const onError = (error: NodeJS.ErrnoException) => reject(listenError(error, host, port));
+        server.once('error', onError);
+        server.listen(port, host, () => {
+          server.off('error', onError);
+          const bound = (server.address() as AddressInfo).port;
+          resolve({ url: formatUrl(host, bound), port: bound });
+        });
+      });
+    },
+    close() {
+      return new Promise((resolve, reject) => {
+        if (!server.listening) return resolve();
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      });
+    },
+  };
+}

@@ -1,0 +1,83 @@
+// The errors site-gen shows to its users. Names never change once users may see them.
+
+export class SiteGenError extends Error {
+  override name = 'SiteGenError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** A command-line flag or argument is wrong. */
+export class UsageError extends SiteGenError {
+  override name = 'UsageError';
+}
+
+/** site.config.ts is missing, does not load, or has an invalid field. */
+export class ConfigError extends SiteGenError {
+  override name = 'ConfigError';
+}
+
+/** A file in content/ is missing, does not load, or has an invalid field. */
+export class ContentError extends SiteGenError {
+  override name = 'ContentError';
+}
+
+/** A page could not be rendered to HTML. */
+export class RenderError extends SiteGenError {
+  override name = 'RenderError';
+}
+
+/** A page uses an island that has no module in src/site/islands/, or passes it props that are not data. */
+export class IslandError extends SiteGenError {
+  override name = 'IslandError';
+}
+
+/** The stylesheet could not be compiled. */
+export class CssError extends SiteGenError {
+  override name = 'CssError';
+}
+
+/** esbuild could not bundle the site's code. */
+export class BundleError extends SiteGenError {
+  override name = 'BundleError';
+}
+
+/** An internal link or #anchor points at nothing. */
+export class BrokenLinkError extends SiteGenError {
+  override name = 'BrokenLinkError';
+}
+
+/** A page is heavier than its budget. */
+export class BudgetExceededError extends SiteGenError {
+  override name = 'BudgetExceededError';
+}
+
+/** The output folder could not be written. */
+export class WriteError extends SiteGenError {
+  override name = 'WriteError';
+}
+
+/** A deploy to S3 failed. */
+export class DeployError extends SiteGenError {
+  override name = 'DeployError';
+}
+
+/** The message chain of an error: its own message, then each cause's, one per line. */
+export function describeError(error: unknown, debug = false): string {
+  const lines: string[] = [];
+  let current: unknown = error;
+  let depth = 0;
+  while (current && depth < 8) {
+    if (current instanceof Error) {
+      const ours = current instanceof SiteGenError;
+      lines.push(`${depth === 0 ? '' : '  caused by: '}${ours || depth > 0 ? current.message : `${current.name}: ${current.message}`}`);
+      if (debug && current.stack) lines.push(current.stack.split('\n').slice(1).join('\n'));
+      current = current.cause;
+    } else {
+      lines.push(`  caused by: ${String(current)}`);
+      current = undefined;
+    }
+    depth += 1;
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,62 @@
+// Marks a component as an island: rendered on the server in place, hydrated in the browser by a strategy.
+import { Component, createContext, createElement, useContext, type ComponentType, type ReactNode } from 'react';
+import { ErrorScreen } from './site/components/ErrorScreen.tsx';
+
+/** When an island's code runs in the browser: at once, when the main thread is idle, when scrolled into view, or when a media query matches. */
+export type HydrateStrategy = 'load' | 'idle' | 'visible' | 'media';
+
+export interface IslandOptions {
+  hydrate: HydrateStrategy;
+  /** The media query, for `hydrate: 'media'`. */
+  media?: string;
+}
+
+export interface IslandDefinition<P = any> extends IslandOptions {
+  /** Equals the module's file name in src/site/islands/ without extension. */
+  name: string;
+  component: ComponentType<P>;
+}
+
+export type IslandComponent<P> = ComponentType<P> & { island: IslandDefinition<P> };
+
+/** Set by the page renderer: islands register themselves here and render a placeholder filled in afterwards. */
+export interface IslandRegistry {
+  add(definition: IslandDefinition, props: unknown): number;
+}
+export const IslandRegistryContext = createContext<IslandRegistry | null>(null);
+
+/**
+ * Declares an island. Use as the default export of `src/site/islands/<name>.tsx`:
+ * `export default island('faq', Faq, { hydrate: 'visible' })`.
+ */
+export function island<P extends object>(name: string, component: ComponentType<P>, options: IslandOptions): IslandComponent<P> {
+  const definition: IslandDefinition<P> = { name, component, ...options };
+  function Island(props: P) {
+    const registry = useContext(IslandRegistryContext);
+    // Inside another island (or in a unit test) there is no registry: render in place, hydrated with its parent.
+    if (!registry) return createElement(component as ComponentType<any>, props);
+    const slot = registry.add(definition as IslandDefinition, props);
+    return createElement('site-island', { 'data-island-slot': String(slot) });
+  }
+  Island.displayName = `Island(${name})`;
+  Island.island = definition;
+  return Island as IslandComponent<P>;
+}
+
+interface BoundaryProps {
+  name: string;
+  children?: ReactNode;
+}
+
+/** Shows the fallback error screen in place of an island that throws while rendering in the browser. */
+export class IslandBoundary extends Component<BoundaryProps, { error: Error | null }> {
+  override state = { error: null as Error | null };
+
+  static getDerivedStateFromError(error: unknown) {
+    return { error: error instanceof Error ? error : new Error(String(error)) };
+  }
+
+  override render() {
+    return this.state.error ? createElement(ErrorScreen, { error: this.state.error, inline: true }) : this.props.children;
+  }
+}

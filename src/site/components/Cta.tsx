@@ -1,0 +1,37 @@
+// The call-to-action block (#cta). Compact mode keeps the badge, headline and 'Book Appointment' only.
+import { ArrowRight } from 'lucide-react';
+import type { Copy } from '../../../content/schema.ts';
+import { withBase } from '../../base.ts';
+import { cx } from '../lib/cx.ts';
+import { ButtonLink } from './ButtonLink.tsx';
+import { SectionHeader } from './SectionHeader.tsx';
+
+export interface CtaProps {
+  copy: Copy['cta'];
+  /** Hides the paragraph and the 'Contact Us' button. */
+  compact?: boolean;
+}
+
+export function Cta({ copy, compact = false }: CtaProps) {
+  return (
+    <section id="cta" className={cx('section cta', compact && 'is-compact')} aria-labelledby="cta-title">
+      <div className="container">
+        <div className="cta-card">
+          <SectionHeader id="cta-title" badge={copy.badge} title={copy.title} align="center" />
+          {!compact && <p className="cta-text">{copy.text}</p>}
+          <div className="actions is-center">
+            {!compact && (
+              <ButtonLink href={withBase(copy.contact.href)} size="lg" variant="outline">
+                {copy.contact.label}
+              </ButtonLink>
+            )}
+            <ButtonLink href={withBase(copy.book.href)} size="lg">
+              {copy.book.label}
+              <ArrowRight size={18} />
+            </ButtonLink>
+          </div>
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,37 @@
+// The fallback screen for an uncaught rendering error: heading, the error's message and its stack.
+import { TriangleAlert } from 'lucide-react';
+import errors from '../../../content/errors.ts';
+import { cx } from '../lib/cx.ts';
+
+export interface ErrorScreenProps {
+  error: Error;
+  /** Shown in place of one island (h2, no full-screen frame) rather than as the whole page (h1). */
+  inline?: boolean;
+}
+
+// Its texts come straight from content/errors.ts, not props: src/island.tsx renders it with the error alone,
+// in the browser, where the validated content is not at hand. That file holds plain strings only.
+export function ErrorScreen({ error, inline = false }: ErrorScreenProps) {
+  const Heading = inline ? 'h2' : 'h1';
+  const Root = inline ? 'div' : 'main';
+  return (
+    <Root className={cx('error-screen', inline && 'is-inline')} role={inline ? 'alert' : undefined}>
+      <div className="error-card">
+        <TriangleAlert className="error-icon" size={28} />
+        <Heading className="error-title">{errors.title}</Heading>
+        <p className="error-text">{errors.text}</p>
+        <p className="error-message">
+          <code>{error.message || error.name}</code>
+        </p>
+        {error.stack && (
+          <>
+            <p className="error-stack-label">{errors.stack}</p>
+            <pre className="error-stack" tabIndex={0}>
+              {error.stack}
+            </pre>
+          </>
+        )}
+      </div>
+    </Root>
+  );
+}

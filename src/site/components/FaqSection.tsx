@@ -1,0 +1,23 @@
+// Frequently Asked Questions (#faq): heading and intro beside the accordion.
+import type { Copy, FaqEntry } from '../../../content/schema.ts';
+import { withBase } from '../../base.ts';
+import { ButtonLink } from './ButtonLink.tsx';
+import { Faq } from './Faq.tsx';
+import { SectionHeader } from './SectionHeader.tsx';
+
+export function FaqSection({ items, copy }: { items: FaqEntry[]; copy: Copy['faq'] }) {
+  return (
+    <section id="faq" className="section faq" aria-labelledby="faq-title">
+      <div className="container faq-grid">
+        <div className="faq-aside">
+          <SectionHeader id="faq-title" badge={copy.badge} title={copy.title} intro={copy.intro} />
+          <p className="faq-more">{copy.more}</p>
+          <ButtonLink href={withBase(copy.moreLink.href)} variant="outline">
+            {copy.moreLink.label}
+          </ButtonLink>
+        </div>
+        <Faq items={items} />
+      </div>
+    </section>
+  );
+}

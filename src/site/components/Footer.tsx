@@ -1,0 +1,84 @@
+// The site footer: brand and socials, Quick Links (from 640 px), the Contact column (#contact), newsletter, copyright and legal links.
+import { Mail, MapPin } from 'lucide-react';
+import type { Copy, Navigation } from '../../../content/schema.ts';
+import type { SiteInfo } from '../../config.ts';
+import { withBase } from '../../base.ts';
+import CopyrightYear from '../islands/copyright-year.tsx';
+import { Logo } from './Logo.tsx';
+import { NewsletterForm } from './NewsletterForm.tsx';
+import { SocialLinks } from './SocialLinks.tsx';
+
+export interface FooterProps {
+  site: SiteInfo;
+  copy: Copy['footer'];
+  quickLinks: Navigation['quickLinks'];
+  legal: Navigation['legal'];
+  labels: Pick<Copy['ui'], 'legalNav' | 'socialNav'> & { home: string };
+  /** The year the page is built in; the browser shows the current one. */
+  buildYear: number;
+}
+
+export function Footer({ site, copy, quickLinks, legal, labels, buildYear }: FooterProps) {
+  const { address } = site;
+  return (
+    <footer className="site-footer">
+      <div className="container footer-grid">
+        <div className="footer-brand">
+          <Logo name={site.name} href={withBase('/')} label={labels.home} />
+          <p className="footer-tagline">{copy.tagline}</p>
+          <SocialLinks items={site.socials} label={labels.socialNav} />
+        </div>
+        <nav className="footer-links" aria-labelledby="footer-links-title">
+          <h2 className="footer-title" id="footer-links-title">
+            {copy.quickLinks}
+          </h2>
+          <ul className="footer-list">
+            {quickLinks.map((link) => (
+              <li key={link.id}>
+                <a href={withBase(link.href)}>{link.label}</a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="footer-contact" id="contact">
+          <h2 className="footer-title">{copy.contact}</h2>
+          <ul className="footer-list">
+            <li className="contact-line">
+              <Mail size={18} />
+              <span className="sr-only">{copy.emailLabel}</span>
+              <a href={`mailto:${site.email}`}>{site.email}</a>
+            </li>
+            <li className="contact-line">
+              <MapPin size={18} />
+              <span className="sr-only">{copy.addressLabel}</span>
+              <address>
+                {address.street}
+                <br />
+                {address.city}, {address.region} {address.postalCode}
+              </address>
+            </li>
+          </ul>
+        </div>
+        <div className="footer-newsletter">
+          <h2 className="footer-title" id="newsletter-title">
+            {copy.newsletter.title}
+          </h2>
+          <p className="footer-text">{copy.newsletter.text}</p>
+          <NewsletterForm copy={copy.newsletter} labelledBy="newsletter-title" />
+        </div>
+      </div>
+      <div className="container footer-bottom">
+        <CopyrightYear template={copy.copyright} company={site.name} buildYear={buildYear} />
+        <nav aria-label={labels.legalNav}>
+          <ul className="legal-links">
+            {legal.map((link) => (
+              <li key={link.id}>
+                <a href={withBase(link.href)}>{link.label}</a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </div>
+    </footer>
+  );
+}

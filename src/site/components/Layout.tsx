@@ -1,0 +1,49 @@
+// The frame of every page: skip link, header, <main>, footer and (unless compact) the scroll-to-top button.
+import type { ReactNode } from 'react';
+import type { Content } from '../../../content/schema.ts';
+import type { SiteInfo } from '../../config.ts';
+import { fill } from '../lib/text.ts';
+import { Footer } from './Footer.tsx';
+import { Header } from './Header.tsx';
+import { ScrollToTop } from './ScrollToTop.tsx';
+import { SkipLink } from './SkipLink.tsx';
+
+export interface LayoutProps {
+  site: SiteInfo;
+  content: Pick<Content, 'navigation' | 'copy'>;
+  /** The route path, e.g. "/contact". */
+  path: string;
+  /** A short page: no scroll-to-top button. */
+  compact?: boolean;
+  children: ReactNode;
+}
+
+export function Layout({ site, content, path, compact = false, children }: LayoutProps) {
+  const { navigation, copy } = content;
+  const homeLabel = fill(copy.ui.homeLink, { company: site.name });
+  return (
+    <>
+      <SkipLink label={copy.ui.skipLink} />
+      <Header
+        company={site.name}
+        homeLabel={homeLabel}
+        items={navigation.menu}
+        cta={navigation.menuCta}
+        path={path}
+        menuLabels={{ open: copy.ui.menuOpen, close: copy.ui.menuClose, nav: copy.ui.mainNav }}
+      />
+      <main id="main" tabIndex={-1}>
+        {children}
+      </main>
+      <Footer
+        site={site}
+        copy={copy.footer}
+        quickLinks={navigation.quickLinks}
+        legal={navigation.legal}
+        labels={{ home: homeLabel, legalNav: copy.ui.legalNav, socialNav: copy.ui.socialNav }}
+        buildYear={new Date().getFullYear()}
+      />
+      {!compact && <ScrollToTop label={copy.ui.scrollToTop} />}
+    </>
+  );
+}

@@ -1,0 +1,19 @@
+// One partner's wordmark, linked to the partner's site when the content gives one.
+import type { Partner } from '../../../content/schema.ts';
+import { withBase } from '../../base.ts';
+
+export interface PartnerLogoProps {
+  partner: Partner;
+  /** In the strip's duplicate (aria-hidden) the link must not take focus either. */
+  hidden?: boolean;
+}
+
+export function PartnerLogo({ partner, hidden = false }: PartnerLogoProps) {
+  const image = <img src={withBase(partner.logo)} alt={partner.name} width={partner.width} height={partner.height} decoding="async" />;
+  if (!partner.href) return image;
+  return (
+    <a className="partner-link" href={partner.href} tabIndex={hidden ? -1 : undefined}>
+      {image}
+    </a>
+  );
+}

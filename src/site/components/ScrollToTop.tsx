@@ -1,0 +1,14 @@
+// The round button at the bottom left that goes back to the top of the page.
+import { ArrowUp } from 'lucide-react';
+
+/**
+ * A link to "#", which HTML defines as the top of the document: it works without JavaScript.
+ * Where the browser supports scroll-driven animations it appears only past 400 px (styles/layout.css).
+ */
+export function ScrollToTop({ label }: { label: string }) {
+  return (
+    <a className="to-top" href="#" aria-label={label}>
+      <ArrowUp size={20} />
+    </a>
+  );
+}

@@ -1,0 +1,13 @@
+// Where a content link points from a given page: home-page anchors become "/#about" elsewhere, site paths get the URL base.
+import { withBase } from '../../base.ts';
+
+/** The href to render for a content link on the page at `path` ("/", "/contact", "/404"). */
+export function pageHref(href: string, path: string): string {
+  if (href.startsWith('#') && href.length > 1 && path !== '/') return withBase(`/${href}`);
+  return withBase(href);
+}
+
+/** Links that leave the site. */
+export function isExternal(href: string): boolean {
+  return /^https?:\/\//.test(href);
+}

@@ -1,0 +1,29 @@
+// The Contact Us page: heading, introduction and the contact form.
+import type { Content } from '../../../content/schema.ts';
+import type { PageProps } from '../../routes.ts';
+import { ContactForm } from '../components/ContactForm.tsx';
+import { DisplayTitle } from '../components/DisplayTitle.tsx';
+import { Layout } from '../components/Layout.tsx';
+import { fillNodes } from '../lib/text.ts';
+
+export function ContactPage({ site, content, path }: PageProps<Content>) {
+  const { contact } = content.copy;
+  return (
+    <Layout site={site} content={content} path={path}>
+      <section className="page-hero" aria-labelledby="contact-title">
+        <div className="container narrow">
+          <DisplayTitle as="h1" id="contact-title" title={contact.title} />
+          <p className="page-intro">{contact.text}</p>
+        </div>
+      </section>
+      <section className="section contact" aria-label={contact.formLabel}>
+        <div className="container narrow">
+          <div className="form-card">
+            <ContactForm copy={contact} />
+          </div>
+          <p className="form-alternative">{fillNodes(contact.alternative, { email: <a href={`mailto:${site.email}`}>{site.email}</a> })}</p>
+        </div>
+      </section>
+    </Layout>
+  );
+}

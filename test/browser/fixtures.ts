@@ -1,0 +1,39 @@
+// The `test` every browser spec uses: it fails a test on any console error or warning, page error or CSP violation.
+import { test as base, expect, type Page } from '@playwright/test';
+
+export interface PageProblems {
+  /** Console messages of type error or warning, page errors and CSP violations, as text. */
+  list: string[];
+  /** Messages a test expects (e.g. the 404 page's console.error); matched ones are not problems. */
+  allow(pattern: RegExp): void;
+}
+
+export const test = base.extend<{ problems: PageProblems }>({
+  problems: [
+    async ({ page }, use) => {
+    const list: string[] = [];
+    const allowed: RegExp[] = [];
+    await page.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (event) => {
+        console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || 'inline'} (${event.sample})`);
+      });
+    });
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') list.push(`console.${message.type()}: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => list.push(`page error: ${error.message}`));
+    await use({ list, allow: (pattern) => allowed.push(pattern) });
+    const unexpected = list.filter((text) => !allowed.some((pattern) => pattern.test(text)));
+    expect(unexpected, 'no console errors or warnings, page errors or CSP violations').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };
+
+/** Opens a page with the stored theme set, as a returning visitor who chose it would have. */
+export async function gotoWithTheme(page: Page, path: string, theme: 'light' | 'dark' | 'system'): Promise<void> {
+  await page.addInitScript((t) => localStorage.setItem('vite-ui-theme', t), theme);
+  await page.goto(path);
+}

@@ -1,0 +1,137 @@
+// The deploy command as a deployer runs it: a child process, credentials only in its environment.
+import { spawn } from 'node:child_process';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startS3rver, type S3rverHandle } from '../helpers/s3rver.ts';
+
+const root = resolve('.');
+
+// The command wired the way src/cli/main.ts wires every command: errors printed once, exit code 1.
+const RUNNER = `
+import { Command } from ${JSON.stringify(import.meta.resolve('commander'))};
+import { addDeployCommand } from ${JSON.stringify(join(root, 'src/cli/deploy.ts'))};
+import { describeError } from ${JSON.stringify(join(root, 'src/errors.ts'))};
+const program = new Command('site-gen');
+program.exitOverride();
+addDeployCommand(program);
+try {
+  await program.parseAsync(process.argv.slice(1), { from: 'user' });
+} catch (error) {
+  if (error?.code?.startsWith?.('commander.')) process.exit(error.exitCode ?? 1);
+  process.stderr.write(describeError(error) + '\\n');
+  process.exit(1);
+}
+`;
+
+interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function siteGen(args: string[], cwd: string, env: Record<string, string> = {}): Promise<Result> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), '--input-type=module', '-e', RUNNER, 'deploy', ...args], {
+      cwd,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: cwd,
+        // The SDK's default chain finds these; they never appear in flags or config.
+        AWS_ACCESS_KEY_ID: 'S3RVER',
+        AWS_SECRET_ACCESS_KEY: 'S3RVER',
+        ...env,
+      },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('close', (code) => done({ code: code ?? 1, stdout, stderr }));
+  });
+}
+
+const SITE = `
+  site: {
+    name: 'Deploy Test',
+    url: 'https://deploy.example',
+    description: 'A site for deploy tests.',
+    email: 'hello@deploy.example',
+    address: { street: '1 Test St', city: 'Orlando', region: 'FL', postalCode: '32801', country: 'US' },
+  },`;
+
+const state = {} as { server: S3rverHandle; project: string };
+
+const cli = suite('site-gen deploy (command line)');
+
+cli.before(async () => {
+  state.server = await startS3rver({ buckets: [{ name: 'cli-flags' }, { name: 'cli-config' }] });
+  state.project = await mkdtemp(join(tmpdir(), 'site-gen-deploy-cli-'));
+  const dist = join(state.project, 'dist');
+  await mkdir(join(dist, 'contact'), { recursive: true });
+  await writeFile(join(dist, 'index.html'), '<h1>Home</h1>');
+  await writeFile(join(dist, 'contact/index.html'), '<h1>Contact</h1>');
+  await writeFile(join(dist, '404.html'), '<h1>Not found</h1>');
+});
+
+cli.after(async () => {
+  await state.server.dispose();
+  await rm(state.project, { recursive: true, force: true });
+});
+
+async function listed(bucket: string): Promise<string[]> {
+  const answer = await state.server.client().send(new ListObjectsV2Command({ Bucket: bucket }));
+  return (answer.Contents ?? []).map((item) => item.Key!).sort();
+}
+
+cli('deploys with flags alone and credentials from the environment, and never prints them', async () => {
+  const result = await siteGen(['--bucket', 'cli-flags', '--endpoint', state.server.endpoint], state.project);
+  assert.is(result.code, 0, result.stderr);
+  assert.match(result.stdout, /Deployed to s3:\/\/cli-flags\/: uploaded 4 files/);
+  assert.equal(await listed('cli-flags'), ['.site-gen/deploy-manifest.json', '404.html', 'contact', 'contact/index.html', 'index.html']);
+  assert.not.ok(`${result.stdout}${result.stderr}`.includes('S3RVER'), 'no credential in the output');
+});
+
+cli('takes bucket, endpoint and prefix from the deploy section of site.config.ts', async () => {
+  await writeFile(
+    join(state.project, 'site.config.ts'),
+    `export default {${SITE}\n  deploy: { bucket: 'cli-config', endpoint: '${state.server.endpoint}', prefix: 'v2' },\n};\n`,
+  );
+  try {
+    const result = await siteGen(['--dry-run'], state.project);
+    assert.is(result.code, 0, result.stderr);
+    assert.match(result.stdout, /Dry run: nothing will be changed in s3:\/\/cli-config\/v2\/\./);
+    assert.equal(await listed('cli-config'), [], 'the dry run stored nothing');
+    const real = await siteGen([], state.project);
+    assert.is(real.code, 0, real.stderr);
+    assert.ok((await listed('cli-config')).includes('v2/contact/index.html'));
+  } finally {
+    await rm(join(state.project, 'site.config.ts'));
+  }
+});
+
+cli('exits non-zero with what failed and what to do when the endpoint does not answer', async () => {
+  const closed = await startS3rver();
+  await closed.dispose();
+  const result = await siteGen(['--bucket', 'cli-flags', '--endpoint', closed.endpoint], state.project);
+  assert.is(result.code, 1);
+  assert.match(result.stderr, new RegExp(`Could not list s3://cli-flags/: ${closed.endpoint.replace(/\./g, '\\.')} refused the connection \\(ECONNREFUSED\\); check --endpoint`));
+  assert.not.match(result.stderr, /\n\s+at /, 'no stack trace for an operational failure');
+});
+
+cli('exits non-zero and asks for a bucket when none is given', async () => {
+  const result = await siteGen([], state.project);
+  assert.is(result.code, 1);
+  assert.match(result.stderr, /No bucket to deploy to: pass --bucket <name>, or set deploy\.bucket in site\.config\.ts\./);
+});
+
+cli('exits non-zero when an explicit --config does not exist', async () => {
+  const result = await siteGen(['--config', 'missing.config.ts', '--bucket', 'cli-flags'], state.project);
+  assert.is(result.code, 1);
+  assert.match(result.stderr, /missing\.config\.ts does not exist/);
+});
+
+cli.run();

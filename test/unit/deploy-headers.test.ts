@@ -1,0 +1,139 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import {
+  CACHE_IMMUTABLE,
+  CACHE_REVALIDATE,
+  cacheControlFor,
+  contentTypeFor,
+  isCompressible,
+  isHashedAsset,
+  pageAlias,
+} from '../../src/deploy/headers.ts';
+import { isPrecompressedSibling } from '../../src/deploy/local.ts';
+import { targetsFor } from '../../src/deploy/targets.ts';
+import type { LocalFile } from '../../src/deploy/local.ts';
+
+const hashed = suite('isHashedAsset');
+
+hashed('recognises esbuild base32 hashes and hex hashes under assets/', () => {
+  for (const path of ['assets/home-3f9a1c2b.js', 'assets/chunks/react-AB12CD34.js', 'assets/main-QWERTY23.css', 'assets/inter-0a1b2c3d4e5f.woff2', 'assets/home-3f9a1c2b.js.map']) {
+    assert.ok(isHashedAsset(path), `${path} carries a content hash`);
+  }
+});
+
+hashed('never calls a file hashed outside assets/ or without a hash-like segment', () => {
+  for (const path of [
+    'home-3f9a1c2b.js', // not under assets/
+    'public/assets-AB12CD34.js',
+    'assets/logo.svg',
+    'assets/inter-latin-standard.woff2', // "standard" is a word, not a hash
+    'assets/brand-facadeee.svg', // lowercase letters only: a word, not hex with digits
+    'assets/CHANGELOG-README.txt',
+    'assets/home-3f9a1c.js', // too short
+    'assets/photo-20240101.jpg', // a date, not a hash
+  ]) {
+    assert.not.ok(isHashedAsset(path), `${path} must not be cached as immutable`);
+  }
+});
+
+const types = suite('contentTypeFor and cacheControlFor');
+
+types('gives pages text/html with utf-8 and text types a charset', () => {
+  assert.is(contentTypeFor('contact/index.html'), 'text/html; charset=utf-8');
+  assert.is(contentTypeFor('assets/home-3f9a1c2b.js'), 'text/javascript; charset=utf-8');
+  assert.is(contentTypeFor('assets/main-AB12CD34.css'), 'text/css; charset=utf-8');
+  assert.is(contentTypeFor('sitemap.xml'), 'application/xml; charset=utf-8');
+  assert.is(contentTypeFor('robots.txt'), 'text/plain; charset=utf-8');
+});
+
+types('gives binary types no charset and unknown files application/octet-stream', () => {
+  assert.is(contentTypeFor('assets/inter-AB12CD34.woff2'), 'font/woff2');
+  assert.is(contentTypeFor('og-image.png'), 'image/png');
+  assert.is(contentTypeFor('favicon.svg'), 'image/svg+xml');
+  assert.is(contentTypeFor('LICENSE'), 'application/octet-stream');
+});
+
+types('caches hashed assets for a year, immutable, and revalidates everything else', () => {
+  assert.is(cacheControlFor('assets/home-3f9a1c2b.js'), CACHE_IMMUTABLE);
+  assert.is(CACHE_IMMUTABLE, 'public, max-age=31536000, immutable');
+  assert.is(cacheControlFor('index.html'), CACHE_REVALIDATE);
+  assert.is(CACHE_REVALIDATE, 'public, max-age=0, must-revalidate');
+  assert.is(cacheControlFor('favicon.svg'), CACHE_REVALIDATE);
+  assert.is(cacheControlFor('assets/logo.svg'), CACHE_REVALIDATE, 'an unhashed asset may change under its name');
+});
+
+types('compresses text, JSON, XML and SVG but not images or fonts', () => {
+  assert.ok(isCompressible('text/html; charset=utf-8'));
+  assert.ok(isCompressible('application/json; charset=utf-8'));
+  assert.ok(isCompressible('image/svg+xml'));
+  assert.not.ok(isCompressible('image/png'));
+  assert.not.ok(isCompressible('font/woff2'));
+});
+
+const siblings = suite('isPrecompressedSibling');
+
+siblings('skips .br and .gz files that sit beside their uncompressed twin', () => {
+  const all = new Set(['index.html', 'index.html.br', 'index.html.gz', 'downloads/press-kit.gz']);
+  assert.ok(isPrecompressedSibling('index.html.br', all));
+  assert.ok(isPrecompressedSibling('index.html.gz', all));
+  assert.not.ok(isPrecompressedSibling('index.html', all));
+  assert.not.ok(isPrecompressedSibling('downloads/press-kit.gz', all), 'a .gz file of the site itself is uploaded');
+});
+
+const targets = suite('targetsFor');
+
+const file = (path: string): LocalFile => ({ path, absolutePath: `/dist/${path}`, size: 10, md5: '0'.repeat(32) });
+
+targets('orders uploads: hashed assets, other files, pages, 404.html, then sitemap.xml and robots.txt', () => {
+  const paths = ['sitemap.xml', '404.html', 'index.html', 'contact/index.html', 'favicon.svg', 'assets/home-3f9a1c2b.js', 'robots.txt'];
+  const list = targetsFor(paths.map(file), { prefix: '', gzip: false });
+  assert.equal(
+    list.map((target) => `${target.phase}:${target.key}`),
+    [
+      'hashed-assets:assets/home-3f9a1c2b.js',
+      'files:favicon.svg',
+      'pages:contact',
+      'pages:contact/index.html',
+      'pages:index.html',
+      'error-page:404.html',
+      'indexes:robots.txt',
+      'indexes:sitemap.xml',
+    ],
+  );
+});
+
+targets('stores each folder page also under the key without /index.html, as text/html', () => {
+  const list = targetsFor([file('index.html'), file('contact/index.html')], { prefix: 'site/', gzip: false });
+  const alias = list.find((target) => target.key === 'site/contact');
+  assert.ok(alias, 'contact/index.html is also stored as site/contact');
+  assert.is(alias!.alias, true);
+  assert.is(alias!.contentType, 'text/html; charset=utf-8');
+  assert.is(alias!.path, 'contact/index.html');
+  assert.not.ok(list.some((target) => target.key === 'site' || target.key === 'site/'), 'the home page gets no alias');
+});
+
+targets('lets a real file win over a page alias of the same name', () => {
+  const list = targetsFor([file('index.html'), file('contact/index.html'), file('contact')], { prefix: '', gzip: false });
+  assert.equal(list.filter((target) => target.key === 'contact').map((target) => target.path), ['contact']);
+});
+
+targets('with gzip, encodes text files and leaves images as they are', () => {
+  const list = targetsFor([file('index.html'), file('og-image.png'), file('assets/home-3f9a1c2b.js')], { prefix: '', gzip: true });
+  const encoding = Object.fromEntries(list.map((target) => [target.key, target.encoding]));
+  assert.equal(encoding, { 'assets/home-3f9a1c2b.js': 'gzip', 'og-image.png': 'identity', 'index.html': 'gzip' });
+});
+
+const alias = suite('pageAlias');
+
+alias('maps folder pages to their folder and leaves other files alone', () => {
+  assert.is(pageAlias('contact/index.html'), 'contact');
+  assert.is(pageAlias('a/b/index.html'), 'a/b');
+  assert.is(pageAlias('index.html'), undefined);
+  assert.is(pageAlias('404.html'), undefined);
+});
+
+hashed.run();
+types.run();
+siblings.run();
+targets.run();
+alias.run();

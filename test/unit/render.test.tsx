@@ -1,0 +1,111 @@
+import { parseHTML } from 'linkedom';
+import { useId } from 'react';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { renderIsland, renderPage, serializeProps } from '../../src/build/render.tsx';
+import { IslandError } from '../../src/errors.ts';
+import { island } from '../../src/island.tsx';
+import type { Route } from '../../src/routes.ts';
+
+const site = {} as never;
+
+function Greeting({ name }: { name: string }) {
+  const id = useId();
+  return <p id={id}>Hello {name}</p>;
+}
+const GreetingIsland = island('greeting', Greeting, { hydrate: 'idle' });
+
+function Outer({ who }: { who: string }) {
+  return (
+    <div className="outer">
+      <GreetingIsland name={who} />
+    </div>
+  );
+}
+const OuterIsland = island('outer', Outer, { hydrate: 'load' });
+
+function route(page: Route['page']): Route {
+  return { path: '/test', page, head: () => ({ title: 'Test' }) };
+}
+
+const render = suite('renderPage');
+
+render('renders an island in place with its name, strategy and props', () => {
+  const page = renderPage(route(() => <main><GreetingIsland name="Ada" /></main>), { site, content: {}, path: '/test' });
+  const { document } = parseHTML(page.html);
+  const el = document.querySelector('site-island')!;
+  assert.ok(el, 'the island has a <site-island> wrapper');
+  assert.is(el.getAttribute('data-island'), 'greeting');
+  assert.is(el.getAttribute('data-hydrate'), 'idle');
+  assert.equal(JSON.parse(el.getAttribute('data-props')!), { name: 'Ada' });
+  assert.match(el.textContent!, /Hello.*Ada/);
+  assert.equal(page.islands, [{ name: 'greeting', hydrate: 'idle' }]);
+});
+
+render('gives each island its own useId prefix, the one the browser hydrates with', () => {
+  const page = renderPage(route(() => <main><GreetingIsland name="A" /><GreetingIsland name="B" /></main>), { site, content: {}, path: '/test' });
+  const { document } = parseHTML(page.html);
+  const islands = [...document.querySelectorAll('site-island')];
+  assert.is(islands.length, 2);
+  islands.forEach((el, i) => {
+    assert.is(el.getAttribute('data-id'), `i${i}-`);
+    assert.ok(el.querySelector('p')!.id.includes(`i${i}-`), `island ${i}'s ids start with its prefix`);
+  });
+});
+
+render('renders an island inside another island in place, hydrated with its parent', () => {
+  const page = renderPage(route(() => <OuterIsland who="Bo" />), { site, content: {}, path: '/test' });
+  const { document } = parseHTML(page.html);
+  assert.is(document.querySelectorAll('site-island').length, 1);
+  assert.equal(page.islands.map((i) => i.name), ['outer']);
+  assert.match(document.querySelector('.outer')!.textContent!, /Hello.*Bo/);
+});
+
+render('collects links and ids for the link checker', () => {
+  const page = renderPage(route(() => <main id="main"><a href="/contact">c</a><a href="#main">m</a></main>), { site, content: {}, path: '/test' });
+  assert.equal(page.links, ['/contact', '#main']);
+  assert.equal(page.ids, ['main']);
+});
+
+render('a page that throws becomes a RenderError naming the route', () => {
+  const Boom = () => {
+    throw new Error('kaput');
+  };
+  assert.throws(() => renderPage(route(Boom), { site, content: {}, path: '/test' }), /Could not render \/test: kaput/);
+});
+
+render.run();
+
+const props = suite('island props');
+
+props('a prop containing </script> or <!-- cannot break out of the page', () => {
+  const tricky = '</script><script>alert(1)</script><!-- "x" & \'y\'';
+  const html = renderIsland('/t', GreetingIsland.island, { name: tricky }, 0);
+  // React's own text separators (<!-- -->) aside, no raw markup from the prop reaches the HTML.
+  assert.not.match(html.replace(/<!-- -->/g, ''), /<\/script>|<script>|<!--/, 'the prop is escaped everywhere');
+  const { document } = parseHTML(`<body>${html}</body>`);
+  assert.equal(JSON.parse(document.querySelector('site-island')!.getAttribute('data-props')!), { name: tricky }, 'the prop round-trips exactly');
+});
+
+props('a function prop is an IslandError naming the island, page and prop', () => {
+  try {
+    serializeProps('menu', '/contact', { items: [{ onClick: () => 1 }] });
+    assert.unreachable('should throw');
+  } catch (error) {
+    assert.instance(error, IslandError);
+    assert.match((error as Error).message, /Island "menu" on \/contact: props\.items\[0\]\.onClick is a function; island props must be JSON data/);
+  }
+});
+
+props('a React element or class instance is refused, undefined fields are dropped', () => {
+  assert.throws(() => serializeProps('x', '/', { child: <b /> }), /a React element/);
+  assert.throws(() => serializeProps('x', '/', { when: new Date(0) }), /a Date instance/);
+  assert.is(serializeProps('x', '/', { a: undefined, b: 1 }), '{"b":1}');
+});
+
+props('a media island without a query is refused', () => {
+  const Wide = island('wide', () => <p>wide</p>, { hydrate: 'media' });
+  assert.throws(() => renderIsland('/', Wide.island, {}, 0), /hydrate "media" needs a media query/);
+});
+
+props.run();
