@@ -1,8 +1,8 @@
 // Browser tests run in Debian's Chromium against sites built and served by site-gen itself.
 import { defineConfig } from '@playwright/test';
 
-const SITE_PORT = 4399;
-const FIXTURE_PORT = 4398;
+const SITE_PORT = Number(process.env.PW_SITE_PORT ?? 4399);
+const FIXTURE_PORT = Number(process.env.PW_FIXTURE_PORT ?? 4398);
 const cli = 'node bin/site-gen.js';
 
 export default defineConfig({

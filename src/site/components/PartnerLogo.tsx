@@ -9,7 +9,8 @@ export interface PartnerLogoProps {
 }
 
 export function PartnerLogo({ partner, hidden = false }: PartnerLogoProps) {
-  const image = <img src={withBase(partner.logo)} alt={partner.name} width={partner.width} height={partner.height} decoding="async" />;
+  // Lazy: the strip is far below the fold (and React would otherwise add a preload link for each logo to the page).
+  const image = <img src={withBase(partner.logo)} alt={partner.name} width={partner.width} height={partner.height} loading="lazy" decoding="async" />;
   if (!partner.href) return image;
   return (
     <a className="partner-link" href={partner.href} tabIndex={hidden ? -1 : undefined}>

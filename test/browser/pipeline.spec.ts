@@ -1,0 +1,63 @@
+// The pipeline on its fixture site: islands hydrate by strategy, share state, survive hostile props, fail in place.
+import { expect, test } from './fixtures.ts';
+
+test('islands hydrate and share state through signals', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Add one' }).click();
+  await page.getByRole('button', { name: 'Add one' }).click();
+  await expect(page.getByText('Clicks: 2')).toBeVisible();
+});
+
+test('a prop containing </script> does not break out of the page', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('button', { name: 'Add one' })).toHaveAttribute('data-tricky', /^<\/script><script>window.__pwned=1<\/script><!-- "quoted"/);
+  expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+});
+
+test('a media island hydrates only once its query matches', async ({ page }) => {
+  await page.setViewportSize({ width: 500, height: 800 });
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Add one' }).click();
+  await expect(page.getByText('Clicks: 1')).toBeVisible();
+  await expect(page.getByText('Wide note static')).toBeVisible();
+  await page.setViewportSize({ width: 1024, height: 800 });
+  await expect(page.getByText('Wide note hydrated')).toBeVisible();
+});
+
+test('an island that throws in the browser shows the error screen in its place; the page keeps working', async ({ page, problems }) => {
+  problems.allow(/Island "broken" failed to render/);
+  await page.goto('/contact');
+  await expect(page.getByRole('heading', { name: 'Unexpected Application Error!' })).toBeVisible();
+  await expect(page.getByText('The broken island failed on purpose').first()).toBeVisible();
+  await page.getByLabel('Name').fill('still works');
+  await expect(page.getByLabel('Name')).toHaveValue('still works');
+});
+
+test('a page without islands requests no JavaScript', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(request.url());
+  });
+  await page.goto('/static');
+  await expect(page.getByRole('heading', { name: 'No islands here' })).toBeVisible();
+  expect(scripts).toEqual([]);
+});
+
+test('routes answer like a static host', async ({ page, problems }) => {
+  problems.allow(/Island "broken" failed to render/);
+  problems.allow(/Failed to load resource: the server responded with a status of 404/);
+  expect((await page.goto('/'))!.status()).toBe(200);
+  expect((await page.goto('/contact'))!.status()).toBe(200);
+  expect((await page.goto('/contact/'))!.status()).toBe(200);
+  await expect(page.getByRole('heading', { name: 'Contact' })).toBeVisible();
+  const missing = await page.goto('/no/such/page');
+  expect(missing!.status()).toBe(404);
+  await expect(page.getByRole('heading', { name: 'No islands here' })).toBeVisible();
+});
+
+test('the light theme stored by the visitor applies before first paint and the full stylesheet loads', async ({ page }) => {
+  await page.addInitScript(() => localStorage.setItem('vite-ui-theme', 'light'));
+  await page.goto('/');
+  await expect(page.locator('html')).toHaveClass('light');
+  await expect(page.locator('#site-css')).toHaveAttribute('media', 'all');
+});

@@ -1,0 +1,253 @@
+import { execFile } from 'node:child_process';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { parseHTML } from 'linkedom';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { buildSite, routeFile } from '../../src/build/build.ts';
+import { sha256 } from '../../src/build/document.ts';
+import { BrokenLinkError, BudgetExceededError, ContentError, IslandError } from '../../src/errors.ts';
+import { copyFixture, tempOut } from '../helpers/fixture.ts';
+
+const config = 'test/fixtures/basic/site.config.ts';
+const text = (files: Map<string, Uint8Array | string>, path: string) => {
+  const data = files.get(path);
+  assert.ok(data !== undefined, `${path} is in the output`);
+  return typeof data === 'string' ? data : Buffer.from(data!).toString('utf8');
+};
+
+async function failure(run: () => Promise<unknown>): Promise<Error> {
+  try {
+    await run();
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected the build to fail');
+}
+
+const output = suite('build output');
+let files: Map<string, Uint8Array | string>;
+
+output.before(async () => {
+  ({ files } = await buildSite({ config, out: 'unused', write: false }));
+});
+
+output('writes each route to its file, with sitemap and robots', () => {
+  for (const path of ['index.html', 'contact/index.html', 'static/index.html', '404.html', 'sitemap.xml', 'robots.txt', 'favicon.svg']) {
+    assert.ok(files.has(path), `${path} is written`);
+  }
+  assert.is(routeFile({ path: '/contact' }), 'contact/index.html');
+  const sitemap = text(files, 'sitemap.xml');
+  assert.match(sitemap, /<loc>https:\/\/fixture\.example\/contact<\/loc>/);
+  assert.not.match(sitemap, /404/, 'the noindex 404 page is not in the sitemap');
+  assert.match(text(files, 'robots.txt'), /Sitemap: https:\/\/fixture\.example\/sitemap\.xml/);
+});
+
+output('a page with no islands ships no JavaScript at all', () => {
+  const html = text(files, 'static/index.html');
+  assert.not.match(html, /<script[^>]*src=|modulepreload/, 'no script file and no preload');
+});
+
+output('a page with islands loads one module entry and preloads its shared chunks', () => {
+  const { document } = parseHTML(text(files, 'index.html'));
+  const entries = [...document.querySelectorAll('script[type=module]')].map((s) => s.getAttribute('src')!);
+  assert.is(entries.length, 1);
+  assert.match(entries[0]!, /^\/assets\/index-[A-Z0-9]{8}\.js$/);
+  const preloads = [...document.querySelectorAll('link[rel=modulepreload]')].map((l) => l.getAttribute('href')!);
+  assert.ok(preloads.length > 0, 'shared chunks are preloaded');
+  for (const href of [...entries, ...preloads]) assert.ok(files.has(href.slice(1)), `${href} exists`);
+  const contactPreloads = [...parseHTML(text(files, 'contact/index.html')).document.querySelectorAll('link[rel=modulepreload]')].map((l) => l.getAttribute('href'));
+  assert.ok(preloads.some((p) => contactPreloads.includes(p)), 'React lives in a chunk both pages share');
+});
+
+output('the CSP hashes exactly the inline script and style, with no unsafe-inline', () => {
+  for (const page of ['index.html', 'contact/index.html', '404.html']) {
+    const { document } = parseHTML(text(files, page));
+    const csp = document.querySelector('meta[http-equiv="Content-Security-Policy"]')!.getAttribute('content')!;
+    assert.not.match(csp, /unsafe-inline/);
+    const inlineScripts = [...document.querySelectorAll('script:not([src]):not([type="application/ld+json"])')];
+    const styles = [...document.querySelectorAll('style')];
+    assert.is(inlineScripts.length, 1, 'one inline script: the theme and stylesheet switch');
+    for (const el of inlineScripts) assert.ok(csp.includes(`script-src 'self' ${sha256(el.textContent!)}`), `${page}: script hash in script-src`);
+    for (const el of styles) assert.ok(csp.includes(sha256(el.textContent!)), `${page}: style hash in style-src`);
+    assert.is(document.querySelectorAll('[style]').length, 0, 'no style attributes');
+  }
+});
+
+output('each page inlines only the CSS its markup uses', () => {
+  const style = (page: string) => parseHTML(text(files, page)).document.querySelector('style')!.textContent!;
+  assert.match(style('index.html'), /\.items li/);
+  assert.not.match(style('index.html'), /\.form/, 'the home page does not carry the form rules');
+  assert.match(style('contact/index.html'), /\.form/);
+  assert.not.match(style('contact/index.html'), /\.items/, 'the contact page does not carry the list rules');
+  assert.not.match(style('index.html'), /faq-panel|Unused Face|unused-spin/, 'unused rules, faces and keyframes stay out');
+  const full = [...files.keys()].find((f) => /^assets\/site-[0-9a-f]{8}\.css$/.test(f))!;
+  assert.match(text(files, full), /faq-panel/, 'the full stylesheet has everything');
+  assert.match(text(files, 'index.html'), new RegExp(`<noscript><link rel="stylesheet" href="/${full}"></noscript>`), 'readable without JavaScript');
+});
+
+output('writes .br and .gz beside text files over 1 KB only', () => {
+  assert.ok(files.has('index.html.br') && files.has('index.html.gz'));
+  assert.not.ok(files.has('favicon.svg.br'), 'a small file is not precompressed');
+  assert.not.ok([...files.keys()].some((f) => /\.woff2\.(br|gz)$/.test(f)), 'fonts are not precompressed');
+});
+
+output('the head carries title, description, canonical, Open Graph, theme-color, favicon and JSON-LD', () => {
+  const { document } = parseHTML(text(files, 'contact/index.html'));
+  assert.is(document.title, 'Contact | Fixture Records');
+  assert.is(document.querySelector('meta[name=description]')!.getAttribute('content'), 'Write to us.');
+  assert.is(document.querySelector('link[rel=canonical]')!.getAttribute('href'), 'https://fixture.example/contact');
+  assert.is(document.querySelector('meta[property="og:title"]')!.getAttribute('content'), 'Contact | Fixture Records');
+  assert.ok(document.querySelector('meta[name=theme-color]'));
+  assert.is(document.querySelector('link[rel=icon]')!.getAttribute('href'), '/favicon.svg');
+  const ld = JSON.parse(document.querySelector('script[type="application/ld+json"]')!.textContent!);
+  assert.is(ld['@type'], 'Organization');
+  assert.is(ld.address.addressLocality, 'Orlando');
+  const notFound = parseHTML(text(files, '404.html')).document;
+  assert.ok(notFound.querySelector('meta[name=robots][content=noindex]'), 'the 404 page is noindex');
+  assert.not.ok(notFound.querySelector('link[rel=canonical]'), 'and has no canonical URL');
+});
+
+output('two builds of the same input are byte-identical', async () => {
+  const again = (await buildSite({ config, out: 'unused', write: false })).files;
+  assert.equal([...again.keys()], [...files.keys()]);
+  for (const [path, data] of files) assert.ok(Buffer.from(data as Uint8Array).equals(Buffer.from(again.get(path) as Uint8Array)), `${path} is identical`);
+});
+
+output('--base prefixes asset and page URLs', async () => {
+  const based = (await buildSite({ config, out: 'unused', base: '/sub/', write: false })).files;
+  const html = text(based, 'index.html');
+  assert.match(html, /src="\/sub\/assets\/index-[A-Z0-9]{8}\.js"/);
+  assert.match(html, /href="\/sub\/assets\/site-[0-9a-f]{8}\.css"/);
+  assert.match(html, /data-base="\/sub\/"/);
+});
+
+output.run();
+
+const failures = suite('build failures');
+
+failures('invalid content names the file, the item and what to do, and keeps the previous output', async () => {
+  const copy = copyFixture();
+  const out = tempOut();
+  try {
+    await buildSite({ config: copy.config, out });
+    const before = readdirSync(out, { recursive: true }).sort();
+    const index = readFileSync(join(out, 'index.html'));
+    copy.edit('content/items.ts', (t) => t.replace("['four', 'five', 'six']", "['four', 'five']"));
+    const error = await failure(() => buildSite({ config: copy.config, out }));
+    assert.instance(error, ContentError);
+    assert.is(error.message, 'content/items.ts: items[1] ("beta").bullets each item needs exactly 3 bullets.');
+    assert.equal(readdirSync(out, { recursive: true }).sort(), before, 'the previous output is untouched');
+    assert.ok(readFileSync(join(out, 'index.html')).equals(index));
+  } finally {
+    copy.remove();
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
+failures('a missing field in content says it is missing', async () => {
+  const copy = copyFixture();
+  try {
+    copy.edit('content/items.ts', (t) => t.replace("title: 'Alpha', ", ''));
+    const error = await failure(() => buildSite({ config: copy.config, out: 'unused', write: false }));
+    assert.instance(error, ContentError);
+    assert.match(error.message, /^content\/items\.ts: items\[0\] \("alpha"\)\.title is missing; add it/);
+  } finally {
+    copy.remove();
+  }
+});
+
+failures('a broken #anchor fails the build, naming page and link', async () => {
+  const copy = copyFixture();
+  try {
+    copy.edit('src/site/pages/home.tsx', (t) => t.replace('href="#beta"', 'href="#gamma"'));
+    const error = await failure(() => buildSite({ config: copy.config, out: 'unused', write: false }));
+    assert.instance(error, BrokenLinkError);
+    assert.match(error.message, /\/: link "#gamma": \/ has no element with id "gamma"/);
+  } finally {
+    copy.remove();
+  }
+});
+
+failures('a page over its budget fails the build', async () => {
+  const copy = copyFixture();
+  try {
+    copy.edit('site.config.ts', (t) => t.replace('  site: {', '  build: { budgets: { html: 600, js: 90 * 1024 } },\n  site: {'));
+    const error = await failure(() => buildSite({ config: copy.config, out: 'unused', write: false }));
+    assert.instance(error, BudgetExceededError);
+    assert.match(error.message, /\/: HTML \+ inline CSS is [\d.]+ KB brotli, over the 0\.6 KB budget \(build\.budgets\.html\)/);
+  } finally {
+    copy.remove();
+  }
+});
+
+failures('an island without a module in src/site/islands/ is an unknown island', async () => {
+  const copy = copyFixture();
+  try {
+    copy.write('src/site/ghost.tsx', "import { island } from '../../../../../src/island.tsx';\nexport default island('ghost', () => <p>boo</p>, { hydrate: 'load' });\n");
+    copy.edit('src/site/pages/static.tsx', (t) => `import Ghost from '../ghost.tsx';\n${t.replace('Home</a>', 'Home</a><Ghost />')}`);
+    const error = await failure(() => buildSite({ config: copy.config, out: 'unused', write: false }));
+    assert.instance(error, IslandError);
+    assert.match(error.message, /Page \/static uses island "ghost", but src\/site\/islands\/ghost\.tsx does not exist/);
+  } finally {
+    copy.remove();
+  }
+});
+
+failures('refuses an --out that would replace the project', async () => {
+  const error = await failure(() => buildSite({ config, out: 'test/fixtures/basic' }));
+  assert.match(error.message, /would replace the project folder/);
+});
+
+failures.run();
+
+const cli = suite('site-gen CLI');
+const run = promisify(execFile);
+
+async function siteGen(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['bin/site-gen.js', ...args]);
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+cli('--help lists the commands', async () => {
+  const { code, stdout } = await siteGen('--help');
+  assert.is(code, 0);
+  for (const command of ['build', 'serve', 'deploy']) assert.match(stdout, new RegExp(`\\n  ${command}\\b`));
+});
+
+cli('an unknown flag exits 1 and names it', async () => {
+  const { code, stderr } = await siteGen('build', '--outt', 'x');
+  assert.is(code, 1);
+  assert.match(stderr, /unknown option '--outt'/);
+  assert.match(stderr, /Did you mean --out\?/);
+});
+
+cli('a bad config exits 1 with one message and no stack trace; --debug adds the stack', async () => {
+  const { code, stderr } = await siteGen('build', '--config', 'test/fixtures/basic/missing.config.ts');
+  assert.is(code, 1);
+  assert.match(stderr, /missing\.config\.ts does not exist/);
+  assert.not.match(stderr, /\n\s+at /, 'no stack trace');
+  const debug = await siteGen('build', '--config', 'test/fixtures/basic/missing.config.ts', '--debug');
+  assert.match(debug.stderr, /\n\s+at /, 'stack trace with --debug');
+});
+
+cli('build prints a summary table, or JSON with --json', async () => {
+  const out = tempOut();
+  try {
+    const { code, stdout } = await siteGen('build', '--config', config, '--out', out, '--json');
+    assert.is(code, 0);
+    const summary = JSON.parse(stdout);
+    assert.equal(summary.pages.map((p: { path: string }) => p.path), ['/', '/contact', '/static', '/404']);
+    assert.ok(summary.pages[0].html.brotli > 0 && summary.pages[0].js.brotli > 0);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
+cli.run();
