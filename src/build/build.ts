@@ -3,14 +3,14 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
-import type { SiteConfig } from '../config.ts';
-import { ContentError, RenderError, SiteGenError } from '../errors.ts';
+import type { SiteConfig, SiteInfo } from '../config.ts';
+import { ContentError, RenderError, SiteGenError, UsageError } from '../errors.ts';
 import type { Route } from '../routes.ts';
-import { bundleClient, type ClientBundle } from './bundle.ts';
+import { bundleClient, type ClientBundle, type PageIslands } from './bundle.ts';
 import { assertNoBrokenLinks, assertWithinBudget, findBrokenLinks } from './check.ts';
 import { brotli, byteLength } from './compress.ts';
 import { loadConfig } from './config.ts';
-import { compileStylesheet } from './css.ts';
+import { compileStylesheet, type CompiledStylesheet } from './css.ts';
 import { criticalCss } from './critical.ts';
 import { absoluteUrl, checkTemplate, renderDocument } from './document.ts';
 import { projectPaths, type ProjectPaths } from './paths.ts';
@@ -62,7 +62,7 @@ export function entryName(route: Pick<Route, 'path' | 'file'>): string {
 
 export function normaliseBase(base = '/'): string {
   if (!/^\/([\w.~-]+\/)*$/.test(base.endsWith('/') ? base : `${base}/`)) {
-    throw new SiteGenError(`--base ${base} is not a URL path. Use "/" or a path such as "/my-site/".`);
+    throw new UsageError(`--base ${base} is not a URL path. Use "/" or a path such as "/my-site/".`);
   }
   return base.endsWith('/') ? base : `${base}/`;
 }
@@ -78,39 +78,36 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const template = await readTemplate(paths);
   const routes = checkRoutes(paths, site.routes);
 
-  const rendered = routes.map((route) => ({ route, page: renderPage(route, { site: config.site, content, path: route.path }, { base }) }));
+  const rendered = renderRoutes(routes, { site: config.site, content }, base);
 
   const browsers = resolveBrowsers(config.build.browserslist);
   const stylesheet = await compileStylesheet({ entry: paths.stylesheet, browserslist: config.build.browserslist, base });
-  const cssFile = `assets/site-${hashOf(stylesheet.css)}.css`;
+  const cssFile = stylesheetFile(stylesheet.css);
   const client = await bundleClient({
     root: paths.root,
     islandsDir: paths.islands,
-    pages: rendered.map(({ route, page }) => ({ name: entryName(route), path: route.path, islands: page.islands })),
+    pages: clientPages(rendered),
     target: esbuildTargets(browsers),
     base,
   });
 
-  const files: OutputFiles = await readTree(paths.public);
-  const add = (path: string, data: Uint8Array | string) => {
-    if (files.has(path)) throw new SiteGenError(`public/${path} has the same path as a file the build writes. Rename or remove it.`);
-    files.set(path, data);
-  };
-  add(cssFile, stylesheet.css);
-  for (const asset of stylesheet.assets) if (!files.has(asset.fileName)) add(asset.fileName, asset.source);
-  for (const [path, data] of client.files) add(path, data);
+  const documents = rendered.map(({ route, page }) => {
+    const critical = criticalCss(stylesheet.css, page.html);
+    const html = pageDocument({ config, base, route, page, template, paths, client, critical, cssFile, extraScripts: options.extraScripts });
+    return { route, html, critical };
+  });
+  const files = assembleOutput({
+    publicFiles: await readTree(paths.public),
+    stylesheet,
+    cssFile,
+    client,
+    pages: documents.map(({ route, html }) => ({ file: routeFile(route), html })),
+    site: config.site,
+    indexed: rendered.filter(({ page }) => !page.head.noindex).map(({ route }) => route.path),
+  });
+  const pages = documents.map(({ route, html, critical }) => report(route, html, critical, client, files));
 
-  const pages: PageReport[] = [];
-  for (const { route, page } of rendered) {
-    const document = pageDocument({ config, base, route, page, template, paths, client, css: stylesheet.css, cssFile, extraScripts: options.extraScripts });
-    add(routeFile(route), document.html);
-    pages.push(report(route, document.html, document.critical, client, files));
-  }
-  const indexed = rendered.filter(({ page }) => !page.head.noindex).map(({ route }) => route.path);
-  add('sitemap.xml', sitemap(config, indexed));
-  add('robots.txt', `User-agent: *\nAllow: /\n\nSitemap: ${absoluteUrl(config.site, '/sitemap.xml')}\n`);
-
-  assertNoBrokenLinks(findBrokenLinks(rendered.map(({ route, page }) => ({ path: route.path, links: page.links, ids: page.ids })), new Set(files.keys()), base));
+  checkLinks(rendered, files, base);
   assertWithinBudget(pages.map((p) => ({ path: p.path, htmlBrotli: p.html.brotli, jsBrotli: p.js.brotli })), config.build.budgets);
 
   const output = withPrecompressed(files);
@@ -119,7 +116,61 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   return { config, pages, files: output, inputs, ms: Math.round(performance.now() - started) };
 }
 
-interface PageInput {
+// The stages below are shared with the dev server's incremental build (src/dev/builder.ts), which keeps their results.
+
+export interface RenderedRoute {
+  route: Route;
+  page: RenderedPage;
+}
+
+export function renderRoutes(routes: Route[], props: { site: SiteInfo; content: unknown }, base: string): RenderedRoute[] {
+  return routes.map((route) => ({ route, page: renderPage(route, { site: props.site, content: props.content, path: route.path }, { base }) }));
+}
+
+/** What the client bundle needs of each page: its entry name and the islands it hydrates. */
+export function clientPages(rendered: RenderedRoute[]): PageIslands[] {
+  return rendered.map(({ route, page }) => ({ name: entryName(route), path: route.path, islands: page.islands }));
+}
+
+/** The full stylesheet's output path, named by its content. */
+export function stylesheetFile(css: string): string {
+  return `assets/site-${hashOf(css)}.css`;
+}
+
+export interface OutputParts {
+  publicFiles: OutputFiles;
+  stylesheet: CompiledStylesheet;
+  cssFile: string;
+  client: ClientBundle;
+  /** Each page's output file and document. */
+  pages: Array<{ file: string; html: string }>;
+  site: SiteInfo;
+  /** Route paths listed in the sitemap. */
+  indexed: string[];
+}
+
+/** Every output file before compression: public/ as is, then what the build makes, which may not take a public file's path. */
+export function assembleOutput(parts: OutputParts): OutputFiles {
+  const files: OutputFiles = new Map(parts.publicFiles);
+  const add = (path: string, data: Uint8Array | string) => {
+    if (files.has(path)) throw new SiteGenError(`public/${path} has the same path as a file the build writes. Rename or remove it.`);
+    files.set(path, data);
+  };
+  add(parts.cssFile, parts.stylesheet.css);
+  for (const asset of parts.stylesheet.assets) if (!files.has(asset.fileName)) add(asset.fileName, asset.source);
+  for (const [path, data] of parts.client.files) add(path, data);
+  for (const page of parts.pages) add(page.file, page.html);
+  add('sitemap.xml', sitemap(parts.site, parts.indexed));
+  add('robots.txt', `User-agent: *\nAllow: /\n\nSitemap: ${absoluteUrl(parts.site, '/sitemap.xml')}\n`);
+  return files;
+}
+
+/** Fails with a BrokenLinkError when a page links to a path or #anchor that the output does not have. */
+export function checkLinks(rendered: RenderedRoute[], files: OutputFiles, base: string): void {
+  assertNoBrokenLinks(findBrokenLinks(rendered.map(({ route, page }) => ({ path: route.path, links: page.links, ids: page.ids })), new Set(files.keys()), base));
+}
+
+export interface PageInput {
   config: SiteConfig;
   base: string;
   route: Route;
@@ -127,30 +178,29 @@ interface PageInput {
   template: string;
   paths: ProjectPaths;
   client: ClientBundle;
-  css: string;
+  /** The page's critical CSS (criticalCss of the full stylesheet and the page's HTML). */
+  critical: string;
   cssFile: string;
   extraScripts?: string[];
 }
 
-function pageDocument(input: PageInput): { html: string; critical: string } {
-  const { route, page, client } = input;
+export function pageDocument(input: PageInput): string {
+  const { route, client } = input;
   const scripts = client.pages.get(entryName(route));
-  const critical = criticalCss(input.css, page.html);
-  const html = renderDocument({
+  return renderDocument({
     template: input.template,
     templateFile: relative(input.paths.root, input.paths.template),
     site: input.config.site,
     base: input.base,
     path: route.path,
-    head: page.head,
-    body: page.html,
-    criticalCss: critical,
+    head: input.page.head,
+    body: input.page.html,
+    criticalCss: input.critical,
     stylesheet: input.base + input.cssFile,
     script: scripts?.entry,
     modulePreloads: scripts?.preloads ?? [],
     extraScripts: input.extraScripts,
   });
-  return { html, critical };
 }
 
 function report(route: Route, html: string, critical: string, client: ClientBundle, files: OutputFiles): PageReport {
@@ -169,7 +219,7 @@ function report(route: Route, html: string, critical: string, client: ClientBund
   };
 }
 
-async function readTemplate(paths: ProjectPaths): Promise<string> {
+export async function readTemplate(paths: ProjectPaths): Promise<string> {
   const shown = relative(paths.root, paths.template);
   if (!existsSync(paths.template)) throw new RenderError(`${shown} does not exist. Create the document template (see README.md, "Templates").`);
   const template = await readFile(paths.template, 'utf8');
@@ -177,7 +227,7 @@ async function readTemplate(paths: ProjectPaths): Promise<string> {
   return template;
 }
 
-function checkRoutes(paths: ProjectPaths, routes: Route[]): Route[] {
+export function checkRoutes(paths: ProjectPaths, routes: Route[]): Route[] {
   const shown = relative(paths.root, paths.routes);
   const seen = new Map<string, string>();
   routes.forEach((route, i) => {
@@ -191,8 +241,8 @@ function checkRoutes(paths: ProjectPaths, routes: Route[]): Route[] {
   return routes;
 }
 
-function sitemap(config: SiteConfig, paths: string[]): string {
-  const urls = paths.map((p) => `  <url><loc>${absoluteUrl(config.site, p)}</loc></url>`).join('\n');
+function sitemap(site: SiteInfo, paths: string[]): string {
+  const urls = paths.map((p) => `  <url><loc>${absoluteUrl(site, p)}</loc></url>`).join('\n');
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
 }
 

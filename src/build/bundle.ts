@@ -1,9 +1,10 @@
 // Bundles one hydration entry per page with esbuild; React and shared code land in hashed chunks all pages share.
-import { build, type Message, type Metafile, type Plugin } from 'esbuild';
+import { build, type BuildOptions, type Message, type Metafile, type Plugin } from 'esbuild';
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { BundleError, IslandError } from '../errors.ts';
 import { toolRoot } from './paths.ts';
+import type { EsbuildCache } from './esbuild-cache.ts';
 import { formatMessage } from './server-bundle.ts';
 import type { IslandUse } from './render.tsx';
 
@@ -40,6 +41,8 @@ export interface BundleOptions {
   target: string[];
   base: string;
   minify?: boolean;
+  /** Keeps esbuild's work between calls (the dev server): a rebuild reparses only the files that changed. */
+  cache?: EsbuildCache;
 }
 
 const ENTRY_NAMESPACE = 'site-gen-entry';
@@ -79,31 +82,32 @@ export async function bundleClient(options: BundleOptions): Promise<ClientBundle
     },
   };
 
+  const buildOptions = {
+    entryPoints: pages.map((p) => ({ in: `${ENTRY_NAMESPACE}:${p.name}`, out: p.name })),
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'browser',
+    target: options.target,
+    minify: options.minify ?? true,
+    jsx: 'automatic',
+    write: false,
+    metafile: true,
+    outdir: OUTDIR,
+    entryNames: 'assets/[name]-[hash]',
+    chunkNames: 'assets/chunks/[name]-[hash]',
+    assetNames: 'assets/[name]-[hash]',
+    publicPath: options.base,
+    absWorkingDir: options.root,
+    nodePaths: [join(toolRoot, 'node_modules')],
+    define: { 'process.env.NODE_ENV': '"production"' },
+    legalComments: 'none',
+    logLevel: 'silent',
+    plugins: [entries],
+  } satisfies BuildOptions;
   let result;
   try {
-    result = await build({
-      entryPoints: pages.map((p) => ({ in: `${ENTRY_NAMESPACE}:${p.name}`, out: p.name })),
-      bundle: true,
-      splitting: true,
-      format: 'esm',
-      platform: 'browser',
-      target: options.target,
-      minify: options.minify ?? true,
-      jsx: 'automatic',
-      write: false,
-      metafile: true,
-      outdir: OUTDIR,
-      entryNames: 'assets/[name]-[hash]',
-      chunkNames: 'assets/chunks/[name]-[hash]',
-      assetNames: 'assets/[name]-[hash]',
-      publicPath: options.base,
-      absWorkingDir: options.root,
-      nodePaths: [join(toolRoot, 'node_modules')],
-      define: { 'process.env.NODE_ENV': '"production"' },
-      legalComments: 'none',
-      logLevel: 'silent',
-      plugins: [entries],
-    });
+    result = options.cache ? await options.cache.build(buildOptions, [...sources]) : await build(buildOptions);
   } catch (error) {
     const messages = (error as { errors?: Message[] }).errors;
     if (messages?.length) {

@@ -4,6 +4,7 @@ import { describeError, SiteGenError } from '../errors.ts';
 import { addBuildCommand } from './build.ts';
 import { addDeployCommand } from './deploy.ts';
 import { addServeCommand } from './serve.ts';
+import { addWatchCommand } from './watch.ts';
 
 export function createProgram(): Command {
   const program = new Command('site-gen')
@@ -25,6 +26,7 @@ Run "site-gen <command> --help" for a command's options.`,
     );
   addBuildCommand(program);
   addServeCommand(program);
+  addWatchCommand(program);
   addDeployCommand(program);
   return program;
 }

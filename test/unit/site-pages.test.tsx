@@ -45,7 +45,7 @@ const home = suite('Home page');
 home('has the sections in the spec order, with their anchors', () => {
   const r = renderRoute('/');
   const ids = r.$$('main > section').map((s) => s.id || s.className);
-  assert.equal(ids, ['home', 'about', 'services', 'partners', 'faq', 'banner', 'section cta']);
+  assert.equal(ids, ['home', 'about', 'services', 'partners', 'faq', 'banner', 'cta']);
   const anchors = r.$$('[id]').map((el) => el.id).filter((id) => ['home', 'about', 'services', 'partners', 'faq', 'cta', 'contact'].includes(id));
   assert.equal(anchors, ['home', 'about', 'services', 'partners', 'faq', 'cta', 'contact']);
 });
@@ -115,7 +115,8 @@ contact('has the seven fields, each with a visible associated label, type and au
     const control = form.querySelector(`[name="${name}"]`)!;
     const actualType = control.tagName.toLowerCase() === 'textarea' ? 'textarea' : (control.getAttribute('type') ?? 'text');
     assert.is(actualType, type, `${name} is a ${type}`);
-    if (autocomplete) assert.is(control.getAttribute('autocomplete'), autocomplete, `${name} autocomplete`);
+    // React writes the attribute as "autoComplete"; HTML attribute names are case-insensitive, linkedom's lookup is not.
+    if (autocomplete) assert.is(control.getAttribute('autoComplete') ?? control.getAttribute('autocomplete'), autocomplete, `${name} autocomplete`);
     assert.is(textOf(form.querySelector(`label[for="${control.id}"]`)), label, `${name} has its label`);
   }
 });

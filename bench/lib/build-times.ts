@@ -1,0 +1,74 @@
+// Times `site-gen build` as a user runs it: a fresh process each time, cold (caches cleared) and warm (caches kept).
+import { spawn } from 'node:child_process';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { median } from './stats.ts';
+
+export interface BuildRun {
+  /** Wall-clock time of the whole process, Node start-up included. */
+  wallMs: number;
+  /** What the build itself reports (`--json` "ms"): config to written output. */
+  buildMs: number;
+}
+
+export interface BuildTimes {
+  runs: number;
+  cold: { wallMs: number; buildMs: number; samples: BuildRun[] };
+  warm: { wallMs: number; buildMs: number; samples: BuildRun[] };
+  /** The last build's own report (`site-gen build --json`). */
+  summary: BuildSummary;
+}
+
+export interface BuildSummary {
+  out: string;
+  ms: number;
+  files: number;
+  pages: Array<{ path: string; file: string; html: { raw: number; brotli: number }; inlineCss: { raw: number }; js: { raw: number; brotli: number; files: number } }>;
+}
+
+export interface BuildTimesOptions {
+  root: string;
+  out: string;
+  runs: number;
+}
+
+/** Runs `node bin/site-gen.js build --out <out> --json` once; rejects with the build's own output when it fails. */
+export function runBuild(root: string, out: string, env: NodeJS.ProcessEnv = {}): Promise<{ run: BuildRun; summary: BuildSummary }> {
+  return new Promise((resolvePromise, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, ['bin/site-gen.js', 'build', '--out', out, '--json'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const wallMs = performance.now() - started;
+      if (code !== 0) return reject(new Error(`site-gen build --out ${out} failed (exit ${code}):\n${(stderr || stdout).trim()}`));
+      let summary: BuildSummary;
+      try {
+        summary = JSON.parse(stdout) as BuildSummary;
+      } catch {
+        return reject(new Error(`site-gen build --json printed something that is not JSON:\n${stdout.slice(0, 500)}`));
+      }
+      resolvePromise({ run: { wallMs, buildMs: summary.ms }, summary });
+    });
+  });
+}
+
+export async function timeBuilds(options: BuildTimesOptions): Promise<BuildTimes> {
+  const cache = join(options.root, 'node_modules/.cache/site-gen');
+  const cold: BuildRun[] = [];
+  const warm: BuildRun[] = [];
+  let summary: BuildSummary | undefined;
+  for (let i = 0; i < options.runs; i++) {
+    // Cold: no site-gen cache and no tsx compile cache, as on a fresh checkout.
+    await rm(cache, { recursive: true, force: true });
+    cold.push((await runBuild(options.root, options.out, { TSX_DISABLE_CACHE: '1' })).run);
+    const next = await runBuild(options.root, options.out);
+    warm.push(next.run);
+    summary = next.summary;
+  }
+  const pick = (runs: BuildRun[]) => ({ wallMs: median(runs.map((r) => r.wallMs)), buildMs: median(runs.map((r) => r.buildMs)), samples: runs });
+  return { runs: options.runs, cold: pick(cold), warm: pick(warm), summary: summary! };
+}

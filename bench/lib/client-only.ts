@@ -1,0 +1,104 @@
+// Builds the client-only comparison: per route an empty HTML shell, one esbuild bundle that renders the same
+// components with createRoot, and the same stylesheet as a plain (render-blocking) <link>.
+import { createHash } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, type Plugin } from 'esbuild';
+import { routeFile } from '../../src/build/build.ts';
+import { loadConfig } from '../../src/build/config.ts';
+import { compileStylesheet } from '../../src/build/css.ts';
+import { projectPaths, toolRoot } from '../../src/build/paths.ts';
+import { escapeAttribute } from '../../src/build/render.tsx';
+import { loadSite, validateContent } from '../../src/build/site-module.ts';
+import { esbuildTargets, resolveBrowsers } from '../../src/build/targets.ts';
+import { readTree, withPrecompressed, writeOutput, type OutputFiles } from '../../src/build/write.ts';
+import type { SiteInfo } from '../../src/config.ts';
+import type { PageHead } from '../../src/routes.ts';
+
+const entry = join(dirname(fileURLToPath(import.meta.url)), '../client/entry.tsx');
+
+export interface ClientOnlyBuild {
+  pages: Array<{ path: string; file: string }>;
+  bundle: string;
+  stylesheet: string;
+}
+
+function hashOf(data: Uint8Array | string): string {
+  return createHash('sha256').update(data).digest('hex').slice(0, 8);
+}
+
+/** The shell every route gets: head tags a client-side app ships in its index.html, and an empty root. */
+export function shell(site: SiteInfo, head: PageHead, stylesheet: string, script: string): string {
+  const title = head.title === site.name ? site.name : `${head.title} | ${site.name}`;
+  const a = escapeAttribute;
+  return [
+    '<!doctype html>',
+    `<html lang="${a(site.lang)}" class="${site.themeDefault === 'light' ? 'light' : 'dark'}">`,
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${a(title)}</title>`,
+    `<meta name="description" content="${a(head.description ?? site.description)}">`,
+    `<meta name="theme-color" content="${a(site.themeColor[site.themeDefault === 'light' ? 'light' : 'dark'])}">`,
+    `<link rel="icon" href="${a(site.favicon)}"${site.favicon.endsWith('.svg') ? ' type="image/svg+xml"' : ''}>`,
+    `<link rel="stylesheet" href="/${a(stylesheet)}">`,
+    `<script type="module" src="/${a(script)}"></script>`,
+    '</head>',
+    '<body>',
+    '<div id="root"></div>',
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}
+
+export async function buildClientOnly(options: { config: string; out: string }): Promise<ClientOnlyBuild> {
+  const paths = projectPaths(options.config);
+  const config = await loadConfig(paths.config);
+  const site = await loadSite(paths);
+  // Validated exactly as the build does, then shipped as data: a client-side app bundles its content, not its schemas.
+  const content = validateContent(paths, site);
+  const data: Plugin = {
+    name: 'bench-site-data',
+    setup(b) {
+      b.onResolve({ filter: /^bench:site-data$/ }, () => ({ path: 'site-data', namespace: 'bench' }));
+      b.onLoad({ filter: /.*/, namespace: 'bench' }, () => ({ contents: JSON.stringify({ site: config.site, content }), loader: 'json' }));
+    },
+  };
+
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: esbuildTargets(resolveBrowsers(config.build.browserslist)),
+    minify: true,
+    jsx: 'automatic',
+    write: false,
+    outdir: 'out',
+    absWorkingDir: paths.root,
+    nodePaths: [join(toolRoot, 'node_modules')],
+    define: { 'process.env.NODE_ENV': '"production"' },
+    legalComments: 'none',
+    logLevel: 'silent',
+    plugins: [data],
+  });
+  const code = result.outputFiles.find((f) => f.path.endsWith('.js'))!.contents;
+  const bundle = `assets/app-${hashOf(code)}.js`;
+
+  const css = await compileStylesheet({ entry: paths.stylesheet, browserslist: config.build.browserslist, base: '/' });
+  const stylesheet = `assets/site-${hashOf(css.css)}.css`;
+
+  const files: OutputFiles = await readTree(paths.public);
+  files.set(bundle, code);
+  files.set(stylesheet, css.css);
+  for (const asset of css.assets) files.set(asset.fileName, asset.source);
+  const pages = site.routes.map((route) => {
+    const file = routeFile(route);
+    const head = route.head({ site: config.site, content, path: route.path });
+    files.set(file, shell(config.site, head, stylesheet, bundle));
+    return { path: route.path, file };
+  });
+  await writeOutput(options.out, withPrecompressed(files));
+  return { pages, bundle, stylesheet };
+}
