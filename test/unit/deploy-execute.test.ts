@@ -59,8 +59,10 @@ execute('starts no page upload until every hashed asset is stored, even with roo
   const plan = planDeploy({ prefix: '', targets: targetsFor(local, { prefix: '', gzip: false }), listing: { objects: new Map() }, maxDeletes: 256 });
   const fake = fakeClient({ hold: new Set(['assets/home-3f9a1c2b.js']) });
   const running = executePlan(plan, { client: fake.client, bucket: 'b', prefix: '', retry, concurrency: 8, reporter: silent });
-  // Let every request that can start, start.
-  for (let i = 0; i < 20; i += 1) await new Promise((resolve) => setImmediate(resolve));
+  // Wait (bounded) until both assets are in flight, then give any request that could wrongly start the same chance.
+  const tick = () => new Promise((resolve) => setImmediate(resolve));
+  for (let i = 0; i < 5000 && fake.started.length < 2; i += 1) await tick();
+  for (let i = 0; i < 50; i += 1) await tick();
   assert.equal(fake.started.sort(), ['assets/chunks/react-AB12CD34.js', 'assets/home-3f9a1c2b.js'], 'only the assets are in flight');
   fake.release();
   await running.catch(() => {});
