@@ -1,5 +1,8 @@
 // The site-gen command line: wires each command's arguments to its function, prints errors once, returns the exit code.
 import { Command, CommanderError } from 'commander';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { toolRoot } from '../build/paths.ts';
 import { describeError, SiteGenError } from '../errors.ts';
 import { addBuildCommand } from './build.ts';
 import { addDeployCommand } from './deploy.ts';
@@ -9,7 +12,7 @@ import { addWatchCommand } from './watch.ts';
 export function createProgram(): Command {
   const program = new Command('site-gen')
     .description('A small static-site generator: React server rendering, islands, critical CSS, safe S3 deploys.')
-    .version(process.env.npm_package_version ?? '0.1.0', '-v, --version', 'print the version')
+    .version(version(), '-v, --version', 'print the version')
     .option('--debug', 'print stack traces with errors')
     .showHelpAfterError('(run "site-gen --help" for usage)')
     .showSuggestionAfterError()
@@ -29,6 +32,10 @@ Run "site-gen <command> --help" for a command's options.`,
   addWatchCommand(program);
   addDeployCommand(program);
   return program;
+}
+
+function version(): string {
+  return (JSON.parse(readFileSync(join(toolRoot, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
 /** Runs the CLI; resolves to the process exit code. */
