@@ -27,6 +27,14 @@ export default {
     scrollToTop: 'Scroll to top',
     legalNav: 'Legal',
     socialNav: 'Social media',
+    socialHint: 'Follow us on {platform}',
+    theme: {
+      label: 'Theme',
+      hint: 'Choose a light or dark theme, or follow your device',
+      light: 'Light',
+      dark: 'Dark',
+      system: 'System',
+    },
   },
   hero: {
     badge: 'Music Business Services',
@@ -91,6 +99,7 @@ export default {
       label: 'Email address',
       placeholder: 'you@example.com',
       submit: 'Subscribe',
+      toast: { title: 'Thank you for subscribing!', description: "You've been added to our newsletter." },
     },
     copyright: '© {year} {company}. All rights reserved.',
   },
@@ -110,6 +119,10 @@ export default {
     submit: 'Send Message',
     sending: 'Sending...',
     alternative: 'Prefer e-mail? Write to us at {email}.',
+    toasts: {
+      termsMissing: { title: 'Terms not accepted', description: 'Please accept the terms and conditions to proceed.' },
+      sent: { title: 'Message sent!', description: "We'll get back to you as soon as possible." },
+    },
   },
   notFound: {
     code: '404',
@@ -117,5 +130,9 @@ export default {
     text: 'The page you are looking for may have moved, or the link may be mistyped.',
     home: { label: 'Return to Home', href: '/' },
     log: '404 Error: User attempted to access non-existent route:',
+  },
+  toasts: {
+    alertsLabel: 'Alerts',
+    dismiss: 'Dismiss notification',
   },
 } satisfies ContentInput['copy'];

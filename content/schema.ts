@@ -162,6 +162,9 @@ const field = obj({
 
 const meta = obj({ title: text('Contact Us'), description: text('Tell us about your music...') });
 
+/** A toast: a short title and one sentence. */
+const toastText = obj({ title: text('Message sent!'), description: text("We'll get back to you as soon as possible.") });
+
 export const copySchema = obj({
   /** Titles and descriptions of each page; "{company}" is replaced by the company name. */
   meta: obj({ home: meta, contact: meta, notFound: meta }),
@@ -175,6 +178,16 @@ export const copySchema = obj({
     scrollToTop: text('Scroll to top'),
     legalNav: text('Legal'),
     socialNav: text('Social media'),
+    /** Tooltip (and accessible description) of each social link; "{platform}" is the link's label. */
+    socialHint: text('Follow us on {platform}'),
+    /** The theme switch in the header: its name, its tooltip, and the name of each choice. */
+    theme: obj({
+      label: text('Theme'),
+      hint: text('Choose a light or dark theme, or follow your device'),
+      light: text('Light'),
+      dark: text('Dark'),
+      system: text('System'),
+    }),
   }),
   hero: section.extend({ text: text('We guide artists...'), primary: button, secondary: button }),
   about: section.extend({
@@ -218,6 +231,8 @@ export const copySchema = obj({
       label: text('Email address'),
       placeholder: text('you@example.com'),
       submit: text('Subscribe'),
+      /** The toast once subscribed. */
+      toast: toastText,
     }),
     /** "{year}" and "{company}" are filled in. */
     copyright: text('© {year} {company}. All rights reserved.').refine((v) => v.includes('{year}'), {
@@ -242,6 +257,8 @@ export const copySchema = obj({
     sending: text('Sending...'),
     /** Shown below the form; "{email}" is filled in. */
     alternative: text('Prefer e-mail? Write to {email}.'),
+    /** The destructive toast when the terms box is not ticked, and the toast once the message is sent. */
+    toasts: obj({ termsMissing: toastText, sent: toastText }),
   }),
   notFound: obj({
     code: text('404'),
@@ -250,6 +267,13 @@ export const copySchema = obj({
     home: button,
     /** Written to the browser console with the path the visitor asked for. */
     log: text('404 Error: User attempted to access non-existent route:'),
+  }),
+  /** The two toast regions (the Notifications region is named by NOTIFICATIONS_TOASTER.label in src/site/constants.ts). */
+  toasts: obj({
+    /** Accessible name of the contact form's toast viewport. */
+    alertsLabel: text('Alerts'),
+    /** Accessible name of each toast's close button. */
+    dismiss: text('Dismiss notification'),
   }),
 });
 

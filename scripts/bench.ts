@@ -93,7 +93,7 @@ async function main(): Promise<void> {
     'client-only': {
       name: 'client-only',
       description:
-        'the same page components rendered in the browser with createRoot: an HTML shell with an empty <div id="root">, one esbuild bundle (React, components, content as data), the same stylesheet as a plain <link> (bench/client/entry.tsx).',
+        'the same page components rendered in the browser with createRoot: an HTML shell with an empty `<div id="root">`, one esbuild bundle (React, components, content as data), the same stylesheet as a plain `<link rel="stylesheet">` (bench/client/entry.tsx).',
       out: outs['client-only'],
       pages: await weighVariant(outs['client-only'], clientOnly.pages, true),
       lighthouse: {},

@@ -1,20 +1,26 @@
 // Times `site-gen build` as a user runs it: a fresh process each time, cold (caches cleared) and warm (caches kept).
 import { spawn } from 'node:child_process';
-import { rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { median } from './stats.ts';
+
+const cpuTime = pathToFileURL(join(import.meta.dirname, 'cpu-time.js')).href;
 
 export interface BuildRun {
   /** Wall-clock time of the whole process, Node start-up included. */
   wallMs: number;
   /** What the build itself reports (`--json` "ms"): config to written output. */
   buildMs: number;
+  /** CPU time of the build process (user + system), start-up included. */
+  cpuMs: number;
 }
 
 export interface BuildTimes {
   runs: number;
-  cold: { wallMs: number; buildMs: number; samples: BuildRun[] };
-  warm: { wallMs: number; buildMs: number; samples: BuildRun[] };
+  cold: BuildRun & { samples: BuildRun[] };
+  warm: BuildRun & { samples: BuildRun[] };
   /** The last build's own report (`site-gen build --json`). */
   summary: BuildSummary;
 }
@@ -33,10 +39,23 @@ export interface BuildTimesOptions {
 }
 
 /** Runs `node bin/site-gen.js build --out <out> --json` once; rejects with the build's own output when it fails. */
-export function runBuild(root: string, out: string, env: NodeJS.ProcessEnv = {}): Promise<{ run: BuildRun; summary: BuildSummary }> {
+export async function runBuild(root: string, out: string, env: NodeJS.ProcessEnv = {}): Promise<{ run: BuildRun; summary: BuildSummary }> {
+  const scratch = await mkdtemp(join(tmpdir(), 'site-gen-bench-'));
+  const cpuFile = join(scratch, 'cpu-ms');
+  try {
+    const { wallMs, summary } = await spawnBuild(root, out, { ...env, BENCH_CPU_FILE: cpuFile });
+    const cpuMs = Number(await readFile(cpuFile, 'utf8').catch(() => 'NaN'));
+    return { run: { wallMs, buildMs: summary.ms, cpuMs }, summary };
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+function spawnBuild(root: string, out: string, env: NodeJS.ProcessEnv): Promise<{ wallMs: number; summary: BuildSummary }> {
   return new Promise((resolvePromise, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, ['bin/site-gen.js', 'build', '--out', out, '--json'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const args = ['--import', cpuTime, 'bin/site-gen.js', 'build', '--out', out, '--json'];
+    const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -51,7 +70,7 @@ export function runBuild(root: string, out: string, env: NodeJS.ProcessEnv = {})
       } catch {
         return reject(new Error(`site-gen build --json printed something that is not JSON:\n${stdout.slice(0, 500)}`));
       }
-      resolvePromise({ run: { wallMs, buildMs: summary.ms }, summary });
+      resolvePromise({ wallMs, summary });
     });
   });
 }
@@ -69,6 +88,11 @@ export async function timeBuilds(options: BuildTimesOptions): Promise<BuildTimes
     warm.push(next.run);
     summary = next.summary;
   }
-  const pick = (runs: BuildRun[]) => ({ wallMs: median(runs.map((r) => r.wallMs)), buildMs: median(runs.map((r) => r.buildMs)), samples: runs });
+  const pick = (runs: BuildRun[]) => ({
+    wallMs: median(runs.map((r) => r.wallMs)),
+    buildMs: median(runs.map((r) => r.buildMs)),
+    cpuMs: median(runs.map((r) => r.cpuMs)),
+    samples: runs,
+  });
   return { runs: options.runs, cold: pick(cold), warm: pick(warm), summary: summary! };
 }

@@ -92,6 +92,8 @@ export async function weighPage(outDir: string, page: { path: string; file: stri
   const graph = await jsGraph(outDir, [...new Set(entries)], base);
   const requested = new Set(requests.map((r) => localPath(r.url, base)));
   for (const file of graph.atLoad) if (!requested.has(file)) requests.push({ url: base + file, kind: 'import', renderBlocking: false });
+  // The browser fetches a URL once however often the page names it (an image repeated in a marquee).
+  const unique = [...new Map(requests.map((r) => [r.url, r])).values()];
 
   return {
     path: page.path,
@@ -101,7 +103,7 @@ export async function weighPage(outDir: string, page: { path: string; file: stri
     stylesheets,
     jsAtLoad: graph.atLoad,
     jsLazy: graph.lazy,
-    requests,
+    requests: unique,
   };
 }
 

@@ -1,7 +1,7 @@
 // Bundles the site's TypeScript (config, content, pages) for Node with esbuild and imports the result.
 import { build, type Message, type Metafile, type Plugin } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { sharedModules, toolRoot } from './paths.ts';
@@ -45,6 +45,8 @@ const shareToolModules: Plugin = {
   },
 };
 
+let loads = 0;
+
 export async function loadServerModule<T>(options: ServerBundleOptions): Promise<ServerModule<T>> {
   const entry = 'file' in options.entry ? { entryPoints: [options.entry.file] } : { stdin: { ...options.entry, loader: 'ts' as const, sourcefile: 'site-gen-entry.ts' } };
   let result;
@@ -74,10 +76,16 @@ export async function loadServerModule<T>(options: ServerBundleOptions): Promise
   const code = result.outputFiles[0]!.contents;
   const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
   await mkdir(options.cacheDir, { recursive: true });
-  const file = join(options.cacheDir, `server-${hash}.mjs`);
+  // A name no other load shares (so no other build can delete it under us); removed once imported, since Node keeps
+  // the module: a long watch session leaves no trail of bundles on disk.
+  const file = join(options.cacheDir, `server-${hash}-${process.pid}-${++loads}.mjs`);
   await writeFile(file, code);
-  const exports = (await import(pathToFileURL(file).href)) as T;
-  return { exports, inputs: inputsOf(result.metafile, options.root) };
+  try {
+    const exports = (await import(pathToFileURL(file).href)) as T;
+    return { exports, inputs: inputsOf(result.metafile, options.root) };
+  } finally {
+    await rm(file, { force: true });
+  }
 }
 
 function inputsOf(metafile: Metafile, root: string): string[] {

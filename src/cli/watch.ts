@@ -11,16 +11,20 @@ interface WatchFlags {
   config: string;
   port: string;
   host: string;
+  out?: string;
   open?: boolean;
 }
 
 async function watch(flags: WatchFlags): Promise<void> {
   const port = parsePort(flags.port);
   if (!flags.host.trim()) throw new UsageError('--host must not be empty; use --host 127.0.0.1 (the default) or --host 0.0.0.0.');
+  // Listening from the start: a Ctrl-C during the first build stops cleanly once it ends.
+  const stop = Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
   const session = await startWatch({
     config: flags.config,
     host: flags.host,
     port,
+    out: flags.out,
     info: (line) => process.stdout.write(`${line}\n`),
     error: (text) => process.stderr.write(`${text}\n`),
   });
@@ -28,7 +32,7 @@ async function watch(flags: WatchFlags): Promise<void> {
   process.stdout.write(`Serving ${project} at ${session.url} with live reload; watching for changes (Ctrl-C to stop)\n`);
   if (flags.open) openBrowser(session.url);
 
-  await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
+  await stop;
   // A second Ctrl-C while stopping means: stop now.
   process.once('SIGINT', () => process.exit(130));
   await session.close();
@@ -51,6 +55,7 @@ export function addWatchCommand(program: Command): void {
     .option('-c, --config <file>', 'site configuration; its folder is the project root', 'site.config.ts')
     .option('--port <n>', 'port to listen on, 0 for any free port', '4321')
     .option('--host <addr>', 'address to bind, 0.0.0.0 for every network interface', '127.0.0.1')
+    .option('-o, --out <dir>', 'also write each successful build to this folder (served from memory either way)')
     .option('--open', 'open the site in the default browser once it is served')
     .action((flags: WatchFlags) => watch(flags));
 }

@@ -34,9 +34,12 @@ export interface DevBuilderOptions {
 /** What the browser should do about a rebuild: nothing (same output), swap the stylesheet, or reload the page. */
 export type Change = 'none' | 'css' | 'page';
 
-/** `stages`: the stages that ran and succeeded; `rebuilt`: the same in words, with what the pages needed. */
+/**
+ * `stages`: the stages that ran and succeeded; `rebuilt`: the same in words, with what the pages needed;
+ * `changed`: the output files added, removed or altered since the last good build.
+ */
 export type RebuildOutcome =
-  | { ok: true; change: Change; stages: Stage[]; rebuilt: string[]; ms: number }
+  | { ok: true; change: Change; changed: string[]; stages: Stage[]; rebuilt: string[]; ms: number }
   | { ok: false; error: unknown; stages: Stage[]; rebuilt: string[]; ms: number };
 
 /** The last good output: every file (public/ included, nothing precompressed) and the full stylesheet's URL. */
@@ -195,7 +198,8 @@ export class DevBuilder {
       const wasFailing = this.#failure !== undefined;
       this.#output = { files, stylesheet: BASE + stylesheetFile(this.#stylesheet!.css) };
       this.#failure = undefined;
-      return { ok: true, change: changeOf(previous?.files, files, stages, wasFailing), stages, rebuilt, ms: elapsed(started) };
+      const changed = previous ? changedFiles(previous.files, files) : [...files.keys()];
+      return { ok: true, change: changeOf(changed, stages, !previous || wasFailing), changed, stages, rebuilt, ms: elapsed(started) };
     } catch (error) {
       return this.#fail(error, stages, rebuilt, started);
     }
@@ -259,22 +263,28 @@ function elapsed(started: number): number {
 }
 
 /**
- * What the browser must do: reload after a failure was fixed or when anything but the stylesheet changed; swap the
- * stylesheet when only the CSS stage ran (its pages differ only in their critical CSS, which the full sheet covers).
+ * What the browser must do: reload when the pages were not showing this output (first build, or a failure fixed) or
+ * when anything but the stylesheet changed; swap the stylesheet when only the CSS stage ran (its pages then differ
+ * only in their critical CSS, which the full sheet covers); nothing when no file changed.
  */
-export function changeOf(previous: OutputFiles | undefined, next: OutputFiles, stages: Stage[], wasFailing: boolean): Change {
-  if (!previous || wasFailing) return 'page';
-  if (!changedFiles(previous, next)) return 'none';
+export function changeOf(changed: string[], stages: Stage[], pagesStale: boolean): Change {
+  if (pagesStale) return 'page';
+  if (changed.length === 0) return 'none';
   return stages.length === 1 && stages[0] === 'css' ? 'css' : 'page';
 }
 
-/** Whether two outputs differ in any file's path or bytes. */
-export function changedFiles(a: OutputFiles, b: OutputFiles): boolean {
-  if (a.size !== b.size) return true;
-  for (const [path, data] of a) {
-    const other = b.get(path);
-    if (other === undefined) return true;
-    if (typeof data === 'string' && typeof other === 'string' ? data !== other : !Buffer.from(data).equals(Buffer.from(other))) return true;
-  }
-  return false;
+/** The paths whose file was added, removed or altered between two outputs, sorted. */
+export function changedFiles(before: OutputFiles, after: OutputFiles): string[] {
+  const changed = new Set<string>();
+  for (const [path, data] of after) if (!sameBytes(data, before.get(path))) changed.add(path);
+  for (const path of before.keys()) if (!after.has(path)) changed.add(path);
+  return [...changed].sort();
+}
+
+function sameBytes(a: Uint8Array | string, b: Uint8Array | string | undefined): boolean {
+  if (a === b) return true; // a stage that did not run hands on the very same data
+  if (b === undefined) return false;
+  if (typeof a === 'string' && typeof b === 'string') return false;
+  const bytes = (data: Uint8Array | string) => (typeof data === 'string' ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+  return bytes(a).equals(bytes(b));
 }

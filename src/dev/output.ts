@@ -1,6 +1,7 @@
 // Serves the dev build from memory by the rules `site-gen serve` applies to dist/, or the error page while the build is broken.
 import type { ServerResponse } from 'node:http';
 import mime from 'mime';
+import { escapeAttribute } from '../build/render.tsx';
 import type { OutputFiles } from '../build/write.ts';
 import { isHashedAsset, type Handler } from './server.ts';
 
@@ -25,11 +26,14 @@ export function resolveOutputPath(files: ReadonlyMap<string, unknown>, pathname:
   return candidates.find((candidate) => files.has(candidate));
 }
 
-/** Puts `<meta name="site-gen-build">` into a page's head: the build the page was served from. */
-export function withBuildId(html: string, build: string): string {
-  const meta = `<meta name="site-gen-build" content="${build.replace(/[^\w.-]/g, '')}">`;
+/** Tells a page's reload client which build it was served from and which output file it is (none for the error page). */
+export function withBuildMeta(html: string, build: string, file?: string): string {
+  const meta = [
+    `<meta name="site-gen-build" content="${escapeAttribute(build)}">`,
+    file === undefined ? '' : `<meta name="site-gen-page" content="${escapeAttribute(file)}">`,
+  ].join('');
   const at = html.search(/<\/head>/i);
-  return at === -1 ? meta + html : html.slice(0, at) + meta + '\n' + html.slice(at);
+  return at === -1 ? meta + html : `${html.slice(0, at)}${meta}\n${html.slice(at)}`;
 }
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -58,16 +62,16 @@ export function createOutputHandler(current: () => ServedBuild): Handler {
   return (req, res, pathname) => {
     const { files, build, errorPage } = current();
     const file = resolveOutputPath(files, pathname);
-    const page = (html: string, status: number) =>
-      send(res, req.method, status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' }, withBuildId(html, build));
+    const page = (html: string, status: number, served?: string) =>
+      send(res, req.method, status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' }, withBuildMeta(html, build, served));
 
     if (errorPage !== undefined && (!file || file.endsWith('.html'))) page(errorPage, 500);
-    else if (file?.endsWith('.html')) page(text(files.get(file)!), 200);
+    else if (file?.endsWith('.html')) page(text(files.get(file)!), 200, file);
     else if (file) {
       send(res, req.method, 200, { 'Content-Type': contentType(file), 'Cache-Control': isHashedAsset(pathname) ? IMMUTABLE : 'no-cache' }, files.get(file)!);
     } else {
       const notFound = files.get('404.html');
-      if (notFound !== undefined) page(text(notFound), 404);
+      if (notFound !== undefined) page(text(notFound), 404, '404.html');
       else send(res, req.method, 404, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-cache' }, `404 Not Found: ${pathname}\n`);
     }
     return true;

@@ -5,11 +5,14 @@ import type { Handler } from './server.ts';
 export const EVENTS_PATH = '/__site-gen/events';
 
 /**
- * `hello` greets each connection with the current build; `reload` asks for a reload; `css` names the new stylesheet
- * to swap in. Each carries the build it brings the page to, so a page that missed an event (it was still loading)
- * notices on its next connection.
+ * `hello` greets each connection with the current build; `reload` asks the pages to reload (only those whose output
+ * file is in `pages`, when it is given); `css` names the new stylesheet to swap in. Each carries the build it brings
+ * the page to, so a page that missed an event (it was still loading) notices on its next connection.
  */
-export type ReloadEvent = { type: 'hello' | 'reload'; build: string } | { type: 'css'; build: string; href: string };
+export type ReloadEvent =
+  | { type: 'hello'; build: string }
+  | { type: 'reload'; build: string; pages?: string[] }
+  | { type: 'css'; build: string; href: string };
 
 /** One event in the text/event-stream format. */
 export function formatEvent(event: ReloadEvent): string {

@@ -1,26 +1,27 @@
 // The dev server behind `site-gen watch`: builds into memory, serves it, rebuilds what each change reaches, tells the pages.
-import { existsSync, realpathSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { watch as watchFiles, type FSWatcher } from 'chokidar';
 import { build } from 'esbuild';
 import { projectPaths, toolRoot, type ProjectPaths } from '../build/paths.ts';
-import type { OutputFiles } from '../build/write.ts';
+import { assertSafeOutDir, writeOutput } from '../build/write.ts';
 import { ConfigError } from '../errors.ts';
-import { DevBuilder, type RebuildOutcome } from './builder.ts';
-import { describeFailure, errorPage } from './error-page.tsx';
+import { DevBuilder } from './builder.ts';
 import { isWatchable, stagesForAll } from './invalidate.ts';
-import { createOutputHandler, type ServedBuild } from './output.ts';
+import { createOutputHandler } from './output.ts';
+import { Publisher } from './publish.ts';
 import { createRebuildQueue } from './queue.ts';
 import { createReloadHub } from './reload.ts';
 import { createStaticServer, type Handler } from './server.ts';
-
-export const RELOAD_SCRIPT = '/__site-gen/reload.js';
 
 export interface WatchOptions {
   config: string;
   host: string;
   port: number;
-  /** Quiet time after the last save before rebuilding, in ms: a burst of saves makes one rebuild. Default 20. */
+  /** Also write each successful build to this folder, atomically (pages there carry the reload client). */
+  out?: string;
+  /** Quiet time after the last save before rebuilding, in ms: a burst of saves makes one rebuild. Default 10. */
   debounceMs?: number;
   /** One line per rebuild. */
   info(line: string): void;
@@ -45,59 +46,21 @@ export async function startWatch(options: WatchOptions): Promise<WatchSession> {
   if (!existsSync(paths.config)) {
     throw new ConfigError(`${options.config} does not exist. Run site-gen watch in the project folder, or pass --config <file>.`);
   }
+  if (options.out) assertSafeOutDir(options.out, paths.root);
   const reloadClient = await bundleReloadClient();
-  const builder = new DevBuilder({ paths, extraScripts: [RELOAD_SCRIPT] });
-  const session = Date.now().toString(36);
-  let builds = 0;
-  let served: ServedBuild = { files: new Map(), build: `${session}.0` };
-  let shownError: string | undefined;
-  const hub = createReloadHub({ build: () => served.build });
-
-  /** Swaps in what the rebuild produced, tells the pages, and prints its line (and a new error, once). */
-  const publish = (outcome: RebuildOutcome, changes: FileChange[]) => {
-    const what = changes.length === 0 ? 'first build' : describeChanges(changes, paths.root);
-    const rebuilt = outcome.rebuilt.join(', ') || 'pages';
-    if (outcome.ok) {
-      const first = builds === 0;
-      shownError = undefined;
-      if (outcome.change !== 'none') served = { files: builder.output!.files, build: `${session}.${++builds}` };
-      if (outcome.change === 'css') hub.send({ type: 'css', build: served.build, href: builder.output!.stylesheet });
-      if (outcome.change === 'page') hub.send({ type: 'reload', build: served.build });
-      const action = { none: 'output unchanged', css: 'stylesheet swapped', page: 'pages reloaded' }[outcome.change];
-      options.info(`${clock()} ${what}: ${rebuilt} in ${outcome.ms} ms${first ? '' : `; ${action}`}`);
-      return;
-    }
-    const failure = describeFailure(outcome.error, paths);
-    const text = failure.stack ? `${failure.message}\n${failure.stack}` : failure.message;
-    const repeated = text === shownError;
-    options.info(`${clock()} ${what}: failed after ${outcome.ms} ms${repeated ? ' (the same error as above)' : '; the pages show the error'}`);
-    if (repeated) return;
-    shownError = text;
-    const stylesheet = builder.stylesheetFiles();
-    served = {
-      files: new Map([...(builder.output?.files ?? []), ...(stylesheet?.files ?? [])]) as OutputFiles,
-      build: `${session}.${++builds}`,
-      errorPage: errorPage(failure, {
-        stylesheet: stylesheet?.url ?? builder.output?.stylesheet,
-        scripts: [RELOAD_SCRIPT],
-        theme: builder.config?.site.themeDefault === 'light' ? 'light' : 'dark',
-        lang: builder.config?.site.lang ?? 'en',
-      }),
-    };
-    hub.send({ type: 'reload', build: served.build });
-    options.error(indent(text));
-  };
+  const builder = new DevBuilder({ paths, extraScripts: [reloadClient.url] });
+  const hub = createReloadHub({ build: () => publisher.served.build });
+  const publisher = new Publisher({ builder, hub, scripts: [reloadClient.url], info: options.info, error: options.error });
 
   const queue = createRebuildQueue<FileChange>({
-    delay: options.debounceMs ?? 20,
+    delay: options.debounceMs ?? 10,
     run: async (changes) => {
+      const what = changes.length > 0 ? describeChanges(changes, paths.root) : undefined;
       const stages = stagesForAll(changes, builder.inputs());
       // A broken build retries on any change: the fix may be a file the failed build never got to read.
-      if (changes.length > 0 && stages.size === 0 && !builder.failure) {
-        options.info(`${clock()} ${describeChanges(changes, paths.root)}: not used by the site, nothing to rebuild`);
-        return;
-      }
-      publish(await builder.rebuild(stages), changes);
+      if (what !== undefined && stages.size === 0 && !builder.failure) return publisher.unused(what);
+      publisher.publish(await builder.rebuild(stages), what);
+      if (options.out && builder.output && !builder.failure) await writeOutput(options.out, builder.output.files);
       const added = watchTargets(paths, builder).filter((target) => !watched.has(target));
       for (const target of added) watched.add(target);
       if (added.length > 0) watcher.add(added);
@@ -105,11 +68,12 @@ export async function startWatch(options: WatchOptions): Promise<WatchSession> {
     onError: (error) => options.error(`site-gen watch: a rebuild crashed (a bug; please report it): ${(error as Error)?.stack ?? String(error)}`),
   });
 
-  const watched = new Set<string>();
-  const watcher: FSWatcher = watchFiles([], {
+  const watched = new Set(watchTargets(paths));
+  const watcher: FSWatcher = watchFiles([...watched], {
     ignoreInitial: true,
     ignored: (file) => !isWatchable(path.relative(paths.root, file)),
   });
+  const scanned = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
   watcher.on('all', (event, file) => {
     if (event === 'addDir' || event === 'unlinkDir') return;
     const absolute = path.resolve(paths.root, file);
@@ -119,7 +83,7 @@ export async function startWatch(options: WatchOptions): Promise<WatchSession> {
 
   let firstBuilt!: () => void;
   const ready = new Promise<void>((resolve) => (firstBuilt = resolve));
-  const output = createOutputHandler(() => served);
+  const output = createOutputHandler(() => publisher.served);
   const server = createStaticServer({
     // Every request is answered from memory (404 page included): the folder is only where the server would look next.
     dir: paths.public,
@@ -138,10 +102,7 @@ export async function startWatch(options: WatchOptions): Promise<WatchSession> {
   try {
     // Listening first: a port in use fails at once, and requests made during the first build wait for it.
     const { url } = await server.listen();
-    const targets = watchTargets(paths, builder);
-    for (const target of targets) watched.add(target);
-    watcher.add(targets);
-    await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+    await scanned;
     // The first build goes through the queue too, so a save made while it runs makes one more rebuild after it.
     await queue.flush();
     firstBuilt();
@@ -152,8 +113,8 @@ export async function startWatch(options: WatchOptions): Promise<WatchSession> {
   }
 }
 
-/** The reload client, bundled for the browser once per session. */
-async function bundleReloadClient(): Promise<string> {
+/** The reload client, bundled for the browser once per session, at a URL named by its content so pages cache it for good. */
+async function bundleReloadClient(): Promise<{ url: string; code: string }> {
   const result = await build({
     entryPoints: [path.join(toolRoot, 'src/runtime/reload.ts')],
     bundle: true,
@@ -163,13 +124,18 @@ async function bundleReloadClient(): Promise<string> {
     minify: true,
     logLevel: 'silent',
   });
-  return result.outputFiles[0]!.text;
+  const code = result.outputFiles[0]!.text;
+  return { url: `/__site-gen/reload-${createHash('sha256').update(code).digest('hex').slice(0, 8)}.js`, code };
 }
 
-function scriptHandler(code: string): Handler {
+function scriptHandler({ url, code }: { url: string; code: string }): Handler {
   return (req, res, pathname) => {
-    if (pathname !== RELOAD_SCRIPT) return false;
-    res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache', 'Content-Length': Buffer.byteLength(code) });
+    if (pathname !== url) return false;
+    res.writeHead(200, {
+      'Content-Type': 'text/javascript; charset=utf-8',
+      'Cache-Control': 'public, max-age=31536000, immutable',
+      'Content-Length': Buffer.byteLength(code),
+    });
     res.end(req.method === 'HEAD' ? undefined : code);
     return true;
   };
@@ -186,9 +152,9 @@ export function watchTargets(paths: ProjectPaths, builder?: DevBuilder): string[
   for (const file of files) {
     const relative = path.relative(paths.root, file);
     const top = relative.split(path.sep)[0];
-    if (!top || relative.startsWith('..') || path.isAbsolute(relative) || top === 'node_modules' || top === relative) continue;
+    if (!top || relative.startsWith('..') || path.isAbsolute(relative) || top === 'node_modules') continue;
     const folder = path.join(paths.root, top);
-    if (existsSync(folder)) folders.add(folder);
+    if (statSync(folder, { throwIfNoEntry: false })?.isDirectory()) folders.add(folder);
   }
   return [paths.config, ...[...folders].sort()];
 }
@@ -205,15 +171,4 @@ function aliasesOf(file: string): string[] {
 function describeChanges(changes: FileChange[], root: string): string {
   const names = [...new Set(changes.map((change) => path.relative(root, change.file)))];
   return names.length === 1 ? names[0]! : `${names[0]} and ${names.length - 1} more`;
-}
-
-function clock(): string {
-  return new Date().toTimeString().slice(0, 8);
-}
-
-function indent(text: string): string {
-  return text
-    .split('\n')
-    .map((line) => `  ${line}`)
-    .join('\n');
 }

@@ -12,8 +12,8 @@ export interface ProjectCopy {
   write(file: string, text: string): Promise<void>;
   /** Rewrites a file with `change(text)`; fails when the change leaves it as it was (the edit would test nothing). */
   edit(file: string, change: (text: string) => string): Promise<void>;
-  /** Puts every edited file back as it was copied. */
-  restore(): Promise<void>;
+  /** Puts every edited file back as it was copied; resolves with the files it wrote. */
+  restore(): Promise<string[]>;
   remove(): Promise<void>;
 }
 
@@ -52,8 +52,10 @@ export async function copyProject(): Promise<ProjectCopy> {
       await write(file, after);
     },
     async restore() {
+      const restored = [...originals.keys()];
       for (const [file, text] of originals) await writeFile(path.join(root, file), text);
       originals.clear();
+      return restored;
     },
     remove: () => rm(root, { recursive: true, force: true }),
   };

@@ -223,6 +223,7 @@ function renderHeader(path: string) {
       cta={navigation.menuCta}
       path={path}
       menuLabels={{ open: copy.ui.menuOpen, close: copy.ui.menuClose, nav: copy.ui.mainNav }}
+      theme={{ storageKey: site.themeStorageKey, fallback: site.themeDefault, colors: site.themeColor, labels: copy.ui.theme }}
     />,
   );
 }
@@ -274,7 +275,7 @@ function renderFooter(buildYear = 2031) {
       copy={copy.footer}
       quickLinks={navigation.quickLinks}
       legal={navigation.legal}
-      labels={{ home: `${site.name}, home`, legalNav: copy.ui.legalNav, socialNav: copy.ui.socialNav }}
+      labels={{ home: `${site.name}, home`, legalNav: copy.ui.legalNav, socialNav: copy.ui.socialNav, socialHint: copy.ui.socialHint }}
       buildYear={buildYear}
     />,
   );

@@ -1,25 +1,26 @@
 // The contact form: seven fields (names from the spec), browser-level validation, and the terms consent.
 import { Send } from 'lucide-react';
-import type { FormEventHandler } from 'react';
+import type { FormHTMLAttributes } from 'react';
 import type { Copy } from '../../../content/schema.ts';
 import { Button } from './Button.tsx';
 import { FormField } from './FormField.tsx';
 
-export interface ContactFormProps {
+export interface ContactFormProps extends FormHTMLAttributes<HTMLFormElement> {
   copy: Copy['contact'];
   /** While the (simulated) message is sending: the submit button shows a spinner and is disabled. */
   sending?: boolean;
-  onSubmit?: FormEventHandler<HTMLFormElement>;
 }
 
 /**
  * The terms checkbox is deliberately not `required`: the spec wants a toast ('Terms not accepted') rather than
- * the browser's own message, so the check happens on submit (next issue).
+ * the browser's own message, so the check happens on submit (src/site/islands/contact-form.tsx).
+ * `method="dialog"` outside a dialog makes a submit before the script runs (or without JavaScript) do nothing,
+ * where the default GET would put every field into a URL sent to the server: nothing may leave the browser.
  */
-export function ContactForm({ copy, sending = false, onSubmit }: ContactFormProps) {
+export function ContactForm({ copy, sending = false, ...props }: ContactFormProps) {
   const { fields } = copy;
   return (
-    <form className="contact-form" id="contact-form" aria-label={copy.formLabel} onSubmit={onSubmit}>
+    <form className="contact-form" id="contact-form" method="dialog" aria-label={copy.formLabel} {...props}>
       <div className="form-row">
         <FormField id="firstName" name="firstName" label={fields.firstName.label} placeholder={fields.firstName.placeholder} autoComplete="given-name" required />
         <FormField id="lastName" name="lastName" label={fields.lastName.label} placeholder={fields.lastName.placeholder} autoComplete="family-name" required />

@@ -15,7 +15,7 @@ export interface FaqItemProps {
 export function FaqItem({ item, open, onToggle }: FaqItemProps) {
   const state = open ? 'open' : 'closed';
   return (
-    <div className="accordion-item" data-state={state}>
+    <div className="accordion-item" data-state={state} data-disabled={item.disabled || undefined}>
       <h3 className="accordion-heading">
         <button
           type="button"
@@ -30,7 +30,7 @@ export function FaqItem({ item, open, onToggle }: FaqItemProps) {
           <Plus size={20} className="accordion-icon" />
         </button>
       </h3>
-      <div className="accordion-panel" id={`${item.id}-panel`} data-state={state}>
+      <div className="accordion-panel" id={`${item.id}-panel`} role="region" aria-labelledby={`${item.id}-trigger`} data-state={state}>
         <p>{item.answer}</p>
       </div>
     </div>

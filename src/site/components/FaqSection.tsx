@@ -1,8 +1,9 @@
 // Frequently Asked Questions (#faq): heading and intro beside the accordion.
 import type { Copy, FaqEntry } from '../../../content/schema.ts';
 import { withBase } from '../../base.ts';
+import { FAQ_INTRO_DELAY_MS } from '../constants.ts';
+import FaqAccordion from '../islands/faq.tsx';
 import { ButtonLink } from './ButtonLink.tsx';
-import { Faq } from './Faq.tsx';
 import { SectionHeader } from './SectionHeader.tsx';
 
 export function FaqSection({ items, copy }: { items: FaqEntry[]; copy: Copy['faq'] }) {
@@ -10,13 +11,13 @@ export function FaqSection({ items, copy }: { items: FaqEntry[]; copy: Copy['faq
     <section id="faq" className="section faq" aria-labelledby="faq-title">
       <div className="container faq-grid">
         <div className="faq-aside">
-          <SectionHeader id="faq-title" badge={copy.badge} title={copy.title} intro={copy.intro} />
+          <SectionHeader id="faq-title" badge={copy.badge} title={copy.title} intro={copy.intro} introRevealDelayMs={FAQ_INTRO_DELAY_MS} />
           <p className="faq-more">{copy.more}</p>
           <ButtonLink href={withBase(copy.moreLink.href)} variant="outline">
             {copy.moreLink.label}
           </ButtonLink>
         </div>
-        <Faq items={items} />
+        <FaqAccordion items={items} />
       </div>
     </section>
   );

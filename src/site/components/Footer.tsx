@@ -1,11 +1,12 @@
 // The site footer: brand and socials, Quick Links (from 640 px), the Contact column (#contact), newsletter, copyright and legal links.
 import { Mail, MapPin } from 'lucide-react';
+import type { ReactNode } from 'react';
 import type { Copy, Navigation } from '../../../content/schema.ts';
 import type { SiteInfo } from '../../config.ts';
 import { withBase } from '../../base.ts';
 import CopyrightYear from '../islands/copyright-year.tsx';
+import Newsletter from '../islands/newsletter.tsx';
 import { Logo } from './Logo.tsx';
-import { NewsletterForm } from './NewsletterForm.tsx';
 import { SocialLinks } from './SocialLinks.tsx';
 
 export interface FooterProps {
@@ -13,12 +14,14 @@ export interface FooterProps {
   copy: Copy['footer'];
   quickLinks: Navigation['quickLinks'];
   legal: Navigation['legal'];
-  labels: Pick<Copy['ui'], 'legalNav' | 'socialNav'> & { home: string };
+  labels: Pick<Copy['ui'], 'legalNav' | 'socialNav' | 'socialHint'> & { home: string };
   /** The year the page is built in; the browser shows the current one. */
   buildYear: number;
+  /** Placed last in the footer landmark: the fixed scroll-to-top button, so no content is outside a landmark. */
+  children?: ReactNode;
 }
 
-export function Footer({ site, copy, quickLinks, legal, labels, buildYear }: FooterProps) {
+export function Footer({ site, copy, quickLinks, legal, labels, buildYear, children }: FooterProps) {
   const { address } = site;
   return (
     <footer className="site-footer">
@@ -26,7 +29,7 @@ export function Footer({ site, copy, quickLinks, legal, labels, buildYear }: Foo
         <div className="footer-brand">
           <Logo name={site.name} href={withBase('/')} label={labels.home} />
           <p className="footer-tagline">{copy.tagline}</p>
-          <SocialLinks items={site.socials} label={labels.socialNav} />
+          <SocialLinks items={site.socials} label={labels.socialNav} hint={labels.socialHint} />
         </div>
         <nav className="footer-links" aria-labelledby="footer-links-title">
           <h2 className="footer-title" id="footer-links-title">
@@ -64,7 +67,7 @@ export function Footer({ site, copy, quickLinks, legal, labels, buildYear }: Foo
             {copy.newsletter.title}
           </h2>
           <p className="footer-text">{copy.newsletter.text}</p>
-          <NewsletterForm copy={copy.newsletter} labelledBy="newsletter-title" />
+          <Newsletter copy={copy.newsletter} labelledBy="newsletter-title" />
         </div>
       </div>
       <div className="container footer-bottom">
@@ -79,6 +82,7 @@ export function Footer({ site, copy, quickLinks, legal, labels, buildYear }: Foo
           </ul>
         </nav>
       </div>
+      {children}
     </footer>
   );
 }

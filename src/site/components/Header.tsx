@@ -1,8 +1,11 @@
-// The sticky site header: logo and menu.
+// The sticky site header: logo, theme switch and menu; smaller and bordered once the page is scrolled past 10 px.
 import type { NavLink } from '../../../content/schema.ts';
 import { withBase } from '../../base.ts';
+import HeaderControls from '../islands/header-controls.tsx';
 import { Logo } from './Logo.tsx';
-import { SiteMenu, type SiteMenuProps } from './SiteMenu.tsx';
+import { MenuPanel } from './MenuPanel.tsx';
+import type { SiteMenuProps } from './SiteMenu.tsx';
+import type { ThemeSwitchProps } from './ThemeSwitch.tsx';
 
 export interface HeaderProps {
   company: string;
@@ -11,15 +14,18 @@ export interface HeaderProps {
   cta: NavLink;
   path: string;
   menuLabels: SiteMenuProps['labels'];
+  theme: ThemeSwitchProps;
 }
 
-export function Header({ company, homeLabel, items, cta, path, menuLabels }: HeaderProps) {
+/** Server markup around one island (the controls), so the logo and the no-JS menu panel are not shipped as JavaScript. */
+export function Header({ company, homeLabel, items, cta, path, menuLabels, theme }: HeaderProps) {
   return (
-    <header className="site-header">
+    <header className="site-header" data-scrolled="false">
       <div className="container header-inner">
         <Logo name={company} href={withBase('/')} label={homeLabel} />
-        <SiteMenu items={items} cta={cta} path={path} labels={menuLabels} />
+        <HeaderControls menu={{ items, cta, path, labels: menuLabels }} theme={theme} />
       </div>
+      <MenuPanel items={items} cta={cta} path={path} labels={menuLabels} />
     </header>
   );
 }

@@ -2,7 +2,9 @@
 import type { ReactNode } from 'react';
 import type { Content } from '../../../content/schema.ts';
 import type { SiteInfo } from '../../config.ts';
+import Toasts from '../islands/toasts.tsx';
 import { fill } from '../lib/text.ts';
+import Enhance from '../islands/enhance.tsx';
 import { Footer } from './Footer.tsx';
 import { Header } from './Header.tsx';
 import { ScrollToTop } from './ScrollToTop.tsx';
@@ -31,6 +33,7 @@ export function Layout({ site, content, path, compact = false, children }: Layou
         cta={navigation.menuCta}
         path={path}
         menuLabels={{ open: copy.ui.menuOpen, close: copy.ui.menuClose, nav: copy.ui.mainNav }}
+        theme={{ storageKey: site.themeStorageKey, fallback: site.themeDefault, colors: site.themeColor, labels: copy.ui.theme }}
       />
       <main id="main" tabIndex={-1}>
         {children}
@@ -40,10 +43,13 @@ export function Layout({ site, content, path, compact = false, children }: Layou
         copy={copy.footer}
         quickLinks={navigation.quickLinks}
         legal={navigation.legal}
-        labels={{ home: homeLabel, legalNav: copy.ui.legalNav, socialNav: copy.ui.socialNav }}
+        labels={{ home: homeLabel, legalNav: copy.ui.legalNav, socialNav: copy.ui.socialNav, socialHint: copy.ui.socialHint }}
         buildYear={new Date().getFullYear()}
-      />
-      {!compact && <ScrollToTop label={copy.ui.scrollToTop} />}
+      >
+        {!compact && <ScrollToTop label={copy.ui.scrollToTop} />}
+      </Footer>
+      <Enhance />
+      <Toasts alertsLabel={copy.toasts.alertsLabel} dismissLabel={copy.toasts.dismiss} />
     </>
   );
 }

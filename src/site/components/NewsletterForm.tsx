@@ -1,18 +1,18 @@
 // 'Stay Connected': the newsletter form, one e-mail field.
-import type { FormEventHandler } from 'react';
+import type { FormHTMLAttributes } from 'react';
 import type { Copy } from '../../../content/schema.ts';
 import { Button } from './Button.tsx';
 
-export interface NewsletterFormProps {
+export interface NewsletterFormProps extends FormHTMLAttributes<HTMLFormElement> {
   copy: Copy['footer']['newsletter'];
   /** id of the heading that names the form. */
   labelledBy: string;
-  onSubmit?: FormEventHandler<HTMLFormElement>;
 }
 
-export function NewsletterForm({ copy, labelledBy, onSubmit }: NewsletterFormProps) {
+/** `method="dialog"` (outside a dialog): a submit before the script runs does nothing rather than put the address in a URL. */
+export function NewsletterForm({ copy, labelledBy, ...props }: NewsletterFormProps) {
   return (
-    <form className="newsletter" aria-labelledby={labelledBy} onSubmit={onSubmit}>
+    <form className="newsletter" method="dialog" aria-labelledby={labelledBy} {...props}>
       <label className="sr-only" htmlFor="newsletter-email">
         {copy.label}
       </label>

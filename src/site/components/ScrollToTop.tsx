@@ -2,8 +2,9 @@
 import { ArrowUp } from 'lucide-react';
 
 /**
- * A link to "#", which HTML defines as the top of the document: it works without JavaScript.
- * Where the browser supports scroll-driven animations it appears only past 400 px (styles/layout.css).
+ * A link to "#", which HTML defines as the top of the document: it works without JavaScript, and where the browser
+ * supports scroll-driven animations it appears only past 400 px with CSS alone (styles/layout.css). Server markup;
+ * lib/scroll-to-top.ts adds the rest.
  */
 export function ScrollToTop({ label }: { label: string }) {
   return (

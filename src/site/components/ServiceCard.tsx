@@ -7,8 +7,9 @@ import { ServiceIcon } from './ServiceIcon.tsx';
 
 export function ServiceCard({ service, link }: { service: Service; link: ButtonCopy }) {
   const titleId = `${service.id}-title`;
+  // data-glow: lib/glow.ts moves the red glow (styles/services.css) with the pointer.
   return (
-    <article className="card service-card" aria-labelledby={titleId}>
+    <article className="card service-card" aria-labelledby={titleId} data-glow>
       <span className="card-icon">
         <ServiceIcon name={service.icon} />
       </span>

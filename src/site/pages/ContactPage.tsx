@@ -1,9 +1,9 @@
 // The Contact Us page: heading, introduction and the contact form.
 import type { Content } from '../../../content/schema.ts';
 import type { PageProps } from '../../routes.ts';
-import { ContactForm } from '../components/ContactForm.tsx';
 import { DisplayTitle } from '../components/DisplayTitle.tsx';
 import { Layout } from '../components/Layout.tsx';
+import ContactFormIsland from '../islands/contact-form.tsx';
 import { fillNodes } from '../lib/text.ts';
 
 export function ContactPage({ site, content, path }: PageProps<Content>) {
@@ -19,7 +19,7 @@ export function ContactPage({ site, content, path }: PageProps<Content>) {
       <section className="section contact" aria-label={contact.formLabel}>
         <div className="container narrow">
           <div className="form-card">
-            <ContactForm copy={contact} />
+            <ContactFormIsland copy={contact} />
           </div>
           <p className="form-alternative">{fillNodes(contact.alternative, { email: <a href={`mailto:${site.email}`}>{site.email}</a> })}</p>
         </div>

@@ -1,0 +1,94 @@
+// Turns each rebuild into what the server answers, what the open pages are told, and the terminal's one line.
+import type { OutputFiles } from '../build/write.ts';
+import type { DevBuilder, RebuildOutcome } from './builder.ts';
+import { describeFailure, errorPage } from './error-page.tsx';
+import type { ServedBuild } from './output.ts';
+import type { ReloadHub } from './reload.ts';
+
+export interface PublisherOptions {
+  builder: DevBuilder;
+  hub: Pick<ReloadHub, 'send'>;
+  /** External scripts of the error page: the reload client. */
+  scripts: string[];
+  info(line: string): void;
+  error(text: string): void;
+}
+
+export class Publisher {
+  /** What the server answers with now. */
+  served: ServedBuild;
+  readonly #options: PublisherOptions;
+  /** Names this server's builds apart from a previous run's, so a page left open across a restart reloads. */
+  readonly #session = Date.now().toString(36);
+  #builds = 0;
+  /** The error the pages show and the terminal printed, while the build stays broken. */
+  #shownError: string | undefined;
+
+  constructor(options: PublisherOptions) {
+    this.#options = options;
+    this.served = { files: new Map(), build: `${this.#session}.0` };
+  }
+
+  /** `what`: the changed files as the terminal names them, or none for the first build. */
+  publish(outcome: RebuildOutcome, what: string | undefined): void {
+    if (outcome.ok) this.#succeeded(outcome, what);
+    else this.#failed(outcome, what);
+  }
+
+  /** A change no stage read: nothing to rebuild, but the terminal says so. */
+  unused(what: string): void {
+    this.#options.info(`${clock()} ${what}: not used by the site, nothing to rebuild`);
+  }
+
+  #nextBuild(): string {
+    this.#builds += 1;
+    return `${this.#session}.${this.#builds}`;
+  }
+
+  #succeeded(outcome: Extract<RebuildOutcome, { ok: true }>, what: string | undefined): void {
+    const { builder, hub, info } = this.#options;
+    const recovered = this.#shownError !== undefined;
+    this.#shownError = undefined;
+    if (outcome.change !== 'none') this.served = { files: builder.output!.files, build: this.#nextBuild() };
+    const build = this.served.build;
+    if (outcome.change === 'css') hub.send({ type: 'css', build, href: builder.output!.stylesheet });
+    if (outcome.change === 'page') {
+      // When only some pages changed, the others need not reload; after a failure every page shows the error.
+      const onlyPages = !recovered && outcome.changed.every((file) => file.endsWith('.html'));
+      hub.send({ type: 'reload', build, ...(onlyPages ? { pages: outcome.changed } : {}) });
+    }
+    const rebuilt = `${outcome.rebuilt.join(', ') || 'pages'} in ${outcome.ms} ms`;
+    const action = { none: 'output unchanged', css: 'stylesheet swapped', page: 'pages reloaded' }[outcome.change];
+    info(what === undefined ? `${clock()} first build: ${rebuilt}` : `${clock()} ${what}: ${rebuilt}; ${action}`);
+  }
+
+  /** Serves the error page in place of every page and tells the pages to show it; prints a new error once. */
+  #failed(outcome: Extract<RebuildOutcome, { ok: false }>, what: string | undefined): void {
+    const { builder, hub, info, error, scripts } = this.#options;
+    const failure = describeFailure(outcome.error, builder.paths);
+    const text = failure.stack ? `${failure.message}\n${failure.stack}` : failure.message;
+    const repeated = text === this.#shownError;
+    info(`${clock()} ${what ?? 'first build'}: failed after ${outcome.ms} ms${repeated ? ' (the same error as above)' : '; the pages show the error'}`);
+    if (repeated) return;
+    this.#shownError = text;
+    // The error screen is styled by the site's stylesheet: the one just compiled if the CSS stage got that far.
+    const stylesheet = builder.stylesheetFiles();
+    const files: OutputFiles = new Map([...(builder.output?.files ?? []), ...(stylesheet?.files ?? [])]);
+    this.served = {
+      files,
+      build: this.#nextBuild(),
+      errorPage: errorPage(failure, {
+        stylesheet: stylesheet?.url ?? builder.output?.stylesheet,
+        scripts,
+        theme: builder.config?.site.themeDefault === 'light' ? 'light' : 'dark',
+        lang: builder.config?.site.lang ?? 'en',
+      }),
+    };
+    hub.send({ type: 'reload', build: this.served.build });
+    error(text.replace(/^/gm, '  '));
+  }
+}
+
+function clock(): string {
+  return new Date().toTimeString().slice(0, 8);
+}

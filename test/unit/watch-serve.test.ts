@@ -1,0 +1,242 @@
+// `site-gen watch` serving: pages from memory by `serve`'s rules, the error page, the live-reload stream.
+import http from 'node:http';
+import { parseHTML } from 'linkedom';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { describeFailure, errorPage } from '../../src/dev/error-page.tsx';
+import { createOutputHandler, resolveOutputPath, withBuildMeta, type ServedBuild } from '../../src/dev/output.ts';
+import { createReloadHub, formatEvent } from '../../src/dev/reload.ts';
+import { createStaticServer, type StaticServer } from '../../src/dev/server.ts';
+import { BundleError, ContentError, RenderError } from '../../src/errors.ts';
+
+const HOME = '<!doctype html><html><head><title>Home</title></head><body><h1>Home</h1></body></html>';
+const files = new Map<string, string | Uint8Array>([
+  ['index.html', HOME],
+  ['contact/index.html', '<html><head></head><body><h1>Contact</h1></body></html>'],
+  ['404.html', '<html><head></head><body><h1>Not found</h1></body></html>'],
+  ['assets/site-1a2b3c4d.css', 'body{color:red}'],
+  ['favicon.svg', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"></svg>')],
+  ['robots.txt', 'User-agent: *\n'],
+]);
+
+const resolve = suite('resolveOutputPath');
+
+resolve('finds pages as site-gen serve does: /, /contact, /contact/, and files by their path', () => {
+  assert.is(resolveOutputPath(files, '/'), 'index.html');
+  assert.is(resolveOutputPath(files, '/contact'), 'contact/index.html');
+  assert.is(resolveOutputPath(files, '/contact/'), 'contact/index.html');
+  assert.is(resolveOutputPath(files, '/assets/site-1a2b3c4d.css'), 'assets/site-1a2b3c4d.css');
+  assert.is(resolveOutputPath(files, '/404'), '404.html');
+});
+
+resolve('finds nothing for unknown paths, and never a file for a path ending in /', () => {
+  assert.is(resolveOutputPath(files, '/nope'), undefined);
+  assert.is(resolveOutputPath(files, '/robots.txt/'), undefined);
+  assert.is(resolveOutputPath(files, '/contact/more'), undefined);
+});
+
+resolve('withBuildMeta names the build and the page in the head', () => {
+  const html = withBuildMeta(HOME, 'abc.3', 'index.html');
+  assert.match(html, '<meta name="site-gen-build" content="abc.3"><meta name="site-gen-page" content="index.html">\n</head>');
+  assert.not.match(withBuildMeta(HOME, 'abc.3'), 'site-gen-page', 'the error page is no output file');
+});
+
+resolve.run();
+
+interface Reply {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+}
+
+/** A raw request: the path goes on the wire as written (a URL would normalise `%2e%2e` away). */
+function request(url: string, method = 'GET'): Promise<Reply> {
+  const { host, pathname } = /^http:\/\/(?<host>[^/]+)(?<pathname>.*)$/.exec(url)!.groups!;
+  const [hostname, port] = host!.split(':');
+  return new Promise((done, fail) => {
+    const req = http.request({ host: hostname, port: Number(port), path: pathname, method, agent: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => done({ status: res.statusCode ?? 0, headers: res.headers, text }));
+    });
+    req.on('error', fail);
+    req.end();
+  });
+}
+
+interface ServeContext {
+  server: StaticServer;
+  url: string;
+  served: ServedBuild;
+}
+
+const serve = suite<ServeContext>('createOutputHandler');
+
+serve.before(async (context) => {
+  context.served = { files, build: 's.1' };
+  context.server = createStaticServer({ dir: process.cwd(), port: 0, handlers: [createOutputHandler(() => context.served)] });
+  context.url = (await context.server.listen()).url;
+});
+
+serve.after(async (context) => {
+  await context.server.close();
+});
+
+serve('serves pages with their build and file named, never cached', async (context) => {
+  const reply = await request(`${context.url}/contact/`);
+  assert.is(reply.status, 200);
+  assert.is(reply.headers['content-type'], 'text/html; charset=utf-8');
+  assert.is(reply.headers['cache-control'], 'no-cache');
+  assert.match(reply.text, '<meta name="site-gen-build" content="s.1"><meta name="site-gen-page" content="contact/index.html">');
+});
+
+serve('serves hashed assets cacheable for good, other files revalidated, each with its type', async (context) => {
+  const css = await request(`${context.url}/assets/site-1a2b3c4d.css`);
+  assert.is(css.headers['content-type'], 'text/css; charset=utf-8');
+  assert.is(css.headers['cache-control'], 'public, max-age=31536000, immutable');
+  assert.is(css.text, 'body{color:red}');
+  const svg = await request(`${context.url}/favicon.svg`);
+  assert.is(svg.headers['content-type'], 'image/svg+xml; charset=utf-8');
+  assert.is(svg.headers['cache-control'], 'no-cache');
+});
+
+serve('answers unknown paths with 404.html and status 404', async (context) => {
+  const reply = await request(`${context.url}/no/such/page`);
+  assert.is(reply.status, 404);
+  assert.match(reply.text, 'Not found');
+  assert.match(reply.text, 'content="404.html"');
+});
+
+serve('refuses paths that try to leave the output with 404, as site-gen serve does', async (context) => {
+  for (const path of ['/../package.json', '/%2e%2e/package.json', '/assets/%2e%2e/%2e%2e/package.json', '/..%2fpackage.json', '/%00index.html']) {
+    const reply = await request(`${context.url}${path}`);
+    assert.is(reply.status, 404, path);
+    assert.not.match(reply.text, '"name"', `${path} must not leak a file`);
+  }
+});
+
+serve('answers HEAD with the headers alone', async (context) => {
+  const reply = await request(`${context.url}/`, 'HEAD');
+  assert.is(reply.status, 200);
+  assert.is(reply.text, '');
+  assert.ok(Number(reply.headers['content-length']) > HOME.length, 'the length of the page GET would send');
+});
+
+serve('while the build is broken, pages and unknown paths get the error page with 500; assets still load', async (context) => {
+  context.served = { files, build: 's.2', errorPage: '<html><head></head><body>Broken build</body></html>' };
+  try {
+    for (const path of ['/', '/contact', '/no/such/page']) {
+      const reply = await request(`${context.url}${path}`);
+      assert.is(reply.status, 500, path);
+      assert.match(reply.text, 'Broken build');
+      assert.match(reply.text, 'content="s.2"', 'the error page carries the build too');
+    }
+    assert.is((await request(`${context.url}/assets/site-1a2b3c4d.css`)).status, 200, 'the error page is styled by the last stylesheet');
+  } finally {
+    context.served = { files, build: 's.3' };
+  }
+});
+
+serve.run();
+
+const hub = suite('createReloadHub');
+
+hub('formatEvent writes one text/event-stream event with its data as JSON', () => {
+  assert.is(formatEvent({ type: 'css', build: 'b.4', href: '/assets/site-x.css' }), 'event: css\ndata: {"build":"b.4","href":"/assets/site-x.css"}\n\n');
+});
+
+hub('greets each page with the current build, forwards events, and ends the streams on close', async () => {
+  let build = 'b.1';
+  const reload = createReloadHub({ build: () => build });
+  const server = createStaticServer({ dir: process.cwd(), port: 0, handlers: [reload.handler] });
+  const { url } = await server.listen();
+  try {
+    const received: string[] = [];
+    let ended!: () => void;
+    const end = new Promise<void>((resolve) => (ended = resolve));
+    const connected = new Promise<http.IncomingMessage>((resolve, reject) => {
+      http.get(`${url}/__site-gen/events`, { agent: false }, resolve).on('error', reject);
+    });
+    const res = await connected;
+    assert.is(res.headers['content-type'], 'text/event-stream; charset=utf-8');
+    res.setEncoding('utf8');
+    const arrived = (pattern: string) =>
+      new Promise<void>((resolve) => {
+        const check = () => received.join('').includes(pattern) && resolve();
+        res.on('data', check);
+        check();
+      });
+    res.on('data', (chunk: string) => received.push(chunk));
+    res.on('end', () => ended());
+    await arrived('event: hello\ndata: {"build":"b.1"}');
+    assert.is(reload.size, 1);
+    build = 'b.2';
+    reload.send({ type: 'reload', build, pages: ['index.html'] });
+    await arrived('event: reload\ndata: {"build":"b.2","pages":["index.html"]}');
+    reload.close();
+    await end;
+    assert.is(reload.size, 0);
+  } finally {
+    reload.close();
+    await server.close();
+  }
+});
+
+hub.run();
+
+const failure = suite('describeFailure and errorPage');
+const context = { root: '/project', cache: '/tool/node_modules/.cache/site-gen' };
+
+failure('a mistake site-gen found is shown by its message alone', () => {
+  const shown = describeFailure(new ContentError('content/services.ts: services[5].bullets must have 5 items.'), context);
+  assert.equal(shown, { message: 'content/services.ts: services[5].bullets must have 5 items.' });
+  assert.equal(describeFailure(new BundleError('src/site/Hero.tsx:9:23: Expected identifier'), context).stack, undefined);
+});
+
+failure('an exception thrown by the site shows its stack in project paths, without React and Node frames', () => {
+  const thrown = new Error('Hero is broken');
+  thrown.stack = [
+    'Error: Hero is broken',
+    '    at Hero (/tool/node_modules/.cache/site-gen/src/site/components/Hero.tsx:10:9)',
+    '    at renderWithHooks (/tool/node_modules/react-dom/cjs/react-dom-server.node.development.js:5361:19)',
+    '    at HomePage (file:///project/src/site/pages/HomePage.tsx:4:3)',
+    '    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)',
+  ].join('\n');
+  const shown = describeFailure(new RenderError(`Could not render /: ${thrown.message}`, { cause: thrown }), context);
+  assert.is(shown.message, 'Could not render /: Hero is broken', 'the cause is not repeated when the message quotes it');
+  assert.is(shown.stack, 'Error: Hero is broken\n    at Hero (src/site/components/Hero.tsx:10:9)\n    at HomePage (src/site/pages/HomePage.tsx:4:3)');
+});
+
+failure('a cause the message does not quote is listed after it', () => {
+  const shown = describeFailure(new RenderError('The site could not be loaded.', { cause: new TypeError('x is not a function') }), context);
+  assert.is(shown.message, 'The site could not be loaded.\ncaused by: TypeError: x is not a function');
+});
+
+failure('the error page is the site error screen under a strict CSP, styled, with the reload client', () => {
+  const html = errorPage({ message: 'content/copy.ts: hero.badge is missing.', stack: 'Error: boom\n    at Hero (src/Hero.tsx:1:1)' }, {
+    stylesheet: '/assets/site-1a2b3c4d.css',
+    scripts: ['/__site-gen/reload.js'],
+    theme: 'dark',
+    lang: 'en',
+  });
+  const { document } = parseHTML(html);
+  assert.is(document.querySelector('h1')?.textContent, 'Unexpected Application Error!');
+  assert.match(document.querySelector('.error-message')!.textContent!, 'content/copy.ts: hero.badge is missing.');
+  assert.match(document.querySelector('.error-stack')!.textContent!, 'at Hero (src/Hero.tsx:1:1)');
+  const csp = document.querySelector('meta[http-equiv="Content-Security-Policy"]')!.getAttribute('content')!;
+  assert.match(csp, "script-src 'self';");
+  assert.not.match(csp, 'unsafe-inline');
+  assert.is(document.querySelectorAll('style, [style]').length, 0, 'no inline style');
+  assert.equal([...document.querySelectorAll('script')].map((s) => s.getAttribute('src')), ['/__site-gen/reload.js'], 'only the external reload client');
+  assert.is(document.querySelector('link[rel="stylesheet"]')?.getAttribute('href'), '/assets/site-1a2b3c4d.css');
+  assert.is(document.documentElement.getAttribute('class'), 'dark');
+});
+
+failure('without a stack the error page has no stack section', () => {
+  const { document } = parseHTML(errorPage({ message: 'broken' }, { scripts: [], theme: 'light', lang: 'en' }));
+  assert.is(document.querySelector('.error-stack'), null);
+  assert.is(document.querySelector('link[rel="stylesheet"]'), null, 'no stylesheet when the CSS never compiled');
+});
+
+failure.run();
