@@ -10,20 +10,13 @@ import { inspectObjects, listRemote } from './remote.ts';
 import type { RemoteContext } from './remote.ts';
 import { DEFAULT_RETRY } from './retry.ts';
 import { explainS3Error } from './s3-errors.ts';
-import { destination, formatBlockedDeletes, formatPlan, formatSummary } from './summary.ts';
+import { destination, formatBlockedDeletes, formatPlan, formatSummary, type SummaryFigures } from './summary.ts';
 import { targetsFor } from './targets.ts';
 import { configureWebsite } from './website.ts';
 
-export interface DeployResult {
+export interface DeployResult extends Omit<SummaryFigures, 'bucket' | 'prefix'> {
   dryRun: boolean;
   plan: Plan;
-  uploaded: number;
-  /** Bytes sent, after gzip where used (0 for a dry run). */
-  uploadedBytes: number;
-  deleted: number;
-  unchanged: number;
-  retained: number;
-  durationMs: number;
 }
 
 export async function deploy(options: DeployOptions): Promise<DeployResult> {
