@@ -12,7 +12,7 @@ import { brotli, byteLength } from './compress.ts';
 import { loadConfig } from './config.ts';
 import { compileStylesheet, type CompiledStylesheet } from './css.ts';
 import { criticalCss } from './critical.ts';
-import { absoluteUrl, checkTemplate, renderDocument } from './document.ts';
+import { absoluteUrl, checkTemplate, fontUrls, renderDocument } from './document.ts';
 import { projectPaths, type ProjectPaths } from './paths.ts';
 import { renderPage, type RenderedPage } from './render.tsx';
 import { loadSite, validateContent } from './site-module.ts';
@@ -199,6 +199,7 @@ export function pageDocument(input: PageInput): string {
     stylesheet: input.base + input.cssFile,
     script: scripts?.entry,
     modulePreloads: scripts?.preloads ?? [],
+    fontPreloads: fontUrls(input.critical),
     extraScripts: input.extraScripts,
   });
 }

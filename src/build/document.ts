@@ -21,6 +21,8 @@ export interface DocumentParts {
   script?: string;
   /** URLs of the modules the entry imports at once. */
   modulePreloads: string[];
+  /** URLs of the woff2 fonts the critical CSS uses: fetched with the HTML rather than once layout finds the text. */
+  fontPreloads?: string[];
   /** Extra external scripts (the dev server's reload client). */
   extraScripts?: string[];
 }
@@ -123,6 +125,7 @@ export function renderDocument(parts: DocumentParts): string {
     site.ogImage ? `<meta property="og:image" content="${a(absoluteUrl(site, site.ogImage))}">` : '',
     `<meta name="twitter:card" content="${site.ogImage ? 'summary_large_image' : 'summary'}">`,
     critical ? `<style>${critical}</style>` : '',
+    ...(parts.fontPreloads ?? []).map((href) => `<link rel="preload" href="${a(href)}" as="font" type="font/woff2" crossorigin>`),
     `<link rel="stylesheet" href="${a(parts.stylesheet)}" media="print" id="site-css">`,
     `<noscript><link rel="stylesheet" href="${a(parts.stylesheet)}"></noscript>`,
     `<script>${script}</script>`,
@@ -138,6 +141,12 @@ export function renderDocument(parts: DocumentParts): string {
     .replace('{{base}}', a(base))
     .replace(HEAD, () => tags.join('\n'))
     .replace(BODY, () => parts.body);
+}
+
+/** The woff2 files named by the @font-face rules of a stylesheet, in order, once each. */
+export function fontUrls(css: string): string[] {
+  const urls = [...css.matchAll(/@font-face\s*\{[^}]*\}/g)].flatMap((face) => [...face[0].matchAll(/url\(\s*["']?([^"')]+\.woff2)["']?\s*\)/g)].map((m) => m[1]!));
+  return [...new Set(urls)];
 }
 
 function escapeText(text: string): string {

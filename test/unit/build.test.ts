@@ -87,6 +87,16 @@ output('each page inlines only the CSS its markup uses', () => {
   assert.match(text(files, 'index.html'), new RegExp(`<noscript><link rel="stylesheet" href="/${full}"></noscript>`), 'readable without JavaScript');
 });
 
+output("preloads the fonts the page's critical CSS uses, and only those", () => {
+  const { document } = parseHTML(text(files, 'index.html'));
+  const fonts = [...document.querySelectorAll('link[rel=preload][as=font]')];
+  assert.is(fonts.length, 1, 'the used face is preloaded; the unused "Unused Face" is not');
+  assert.match(fonts[0]!.getAttribute('href')!, /^\/assets\/display-[0-9a-f]{8}\.woff2$/);
+  assert.is(fonts[0]!.getAttribute('type'), 'font/woff2');
+  assert.ok(fonts[0]!.hasAttribute('crossorigin'), 'font preloads need crossorigin or the browser fetches twice');
+  assert.ok(files.has(fonts[0]!.getAttribute('href')!.slice(1)), 'the preloaded file exists');
+});
+
 output('writes .br and .gz beside text files over 1 KB only', () => {
   assert.ok(files.has('index.html.br') && files.has('index.html.gz'));
   assert.not.ok(files.has('favicon.svg.br'), 'a small file is not precompressed');
