@@ -6,7 +6,6 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { headScript } from '../../src/build/document.ts';
 import { FaqSection } from '../../src/site/components/FaqSection.tsx';
-import { Header } from '../../src/site/components/Header.tsx';
 import { Hero } from '../../src/site/components/Hero.tsx';
 import { Services } from '../../src/site/components/Services.tsx';
 import { SocialLinks } from '../../src/site/components/SocialLinks.tsx';
@@ -23,11 +22,12 @@ import {
 import { applyTheme, parseChoice, resolveTheme, THEME_CHOICES } from '../../src/site/lib/theme.ts';
 import { createTooltipTiming } from '../../src/site/lib/tooltip-timing.ts';
 import { loadContent, loadSite, render, textOf } from '../helpers/dom.ts';
+import { renderHeader, themePropsOf } from '../helpers/header.tsx';
 
 const content = await loadContent();
 const site = loadSite();
 const { copy, navigation } = content;
-const themeProps = { storageKey: site.themeStorageKey, fallback: site.themeDefault, colors: site.themeColor, labels: copy.ui.theme };
+const themeProps = themePropsOf(site, copy);
 const css = (file: string) => readFileSync(new URL(`../../src/site/styles/${file}`, import.meta.url), 'utf8');
 
 const theme = suite('Theme choice');
@@ -112,22 +112,10 @@ timing.run();
 
 const markup = suite('Server markup of the header, theme switch and tooltips');
 
-function renderHeader(path: string) {
-  return render(
-    <Header
-      company={site.name}
-      homeLabel={`${site.name}, home`}
-      items={navigation.menu}
-      cta={navigation.menuCta}
-      path={path}
-      menuLabels={{ open: copy.ui.menuOpen, close: copy.ui.menuClose, nav: copy.ui.mainNav }}
-      theme={themeProps}
-    />,
-  );
-}
+const renderHeaderAt = (path: string) => renderHeader(site, content, path);
 
 markup('the header starts unscrolled, its menu a link to the no-JS panel of six links', () => {
-  const r = renderHeader('/');
+  const r = renderHeaderAt('/');
   assert.is(r.$('header').getAttribute('data-scrolled'), 'false');
   const button = r.$('.menu-button');
   assert.is(button.tagName.toLowerCase(), 'a', 'a link until hydrated, so it works without JavaScript');

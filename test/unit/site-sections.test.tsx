@@ -7,11 +7,11 @@ import { Cta } from '../../src/site/components/Cta.tsx';
 import { Faq } from '../../src/site/components/Faq.tsx';
 import { FaqSection } from '../../src/site/components/FaqSection.tsx';
 import { Footer } from '../../src/site/components/Footer.tsx';
-import { Header } from '../../src/site/components/Header.tsx';
 import { Hero } from '../../src/site/components/Hero.tsx';
 import { Partners } from '../../src/site/components/Partners.tsx';
 import { Services } from '../../src/site/components/Services.tsx';
 import { linksOf, loadContent, loadSite, render, textOf } from '../helpers/dom.ts';
+import { renderHeader } from '../helpers/header.tsx';
 
 const content = await loadContent();
 const site = loadSite();
@@ -214,22 +214,10 @@ cta.run();
 
 const header = suite('Header and menu');
 
-function renderHeader(path: string) {
-  return render(
-    <Header
-      company={site.name}
-      homeLabel={`${site.name}, home`}
-      items={navigation.menu}
-      cta={navigation.menuCta}
-      path={path}
-      menuLabels={{ open: copy.ui.menuOpen, close: copy.ui.menuClose, nav: copy.ui.mainNav }}
-      theme={{ storageKey: site.themeStorageKey, fallback: site.themeDefault, colors: site.themeColor, labels: copy.ui.theme }}
-    />,
-  );
-}
+const renderHeaderAt = (path: string) => renderHeader(site, content, path);
 
 header('on the home page the menu links to the sections, then Book Appointment to #cta', () => {
-  const r = renderHeader('/');
+  const r = renderHeaderAt('/');
   assert.equal(linksOf(r.$('.menu-list')), [
     ['Home', '#home'],
     ['About', '#about'],
@@ -241,7 +229,7 @@ header('on the home page the menu links to the sections, then Book Appointment t
 });
 
 header('on other pages the menu links go to the home page sections', () => {
-  const r = renderHeader('/contact');
+  const r = renderHeaderAt('/contact');
   assert.equal(
     linksOf(r.$('.menu-panel')).map(([, href]) => href),
     ['#menu-button', '/#home', '/#about', '/#services', '/#partners', '/#faq', '/#cta'],
@@ -249,7 +237,7 @@ header('on other pages the menu links go to the home page sections', () => {
 });
 
 header('the menu control is named "Menu" and reaches the panel without JavaScript', () => {
-  const r = renderHeader('/');
+  const r = renderHeaderAt('/');
   const button = r.$('.menu-button');
   assert.match(textOf(button), /Menu/);
   assert.is(button.getAttribute('href'), '#site-menu');
@@ -258,7 +246,7 @@ header('the menu control is named "Menu" and reaches the panel without JavaScrip
 });
 
 header('the logo links home with the company name', () => {
-  const r = renderHeader('/');
+  const r = renderHeaderAt('/');
   const logo = r.$('a.logo');
   assert.is(logo.getAttribute('href'), '/');
   assert.is(textOf(logo), site.name);

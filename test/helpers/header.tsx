@@ -1,0 +1,25 @@
+// The site's header rendered from the real content and config, as the pages render it: shared by the unit suites.
+import type { Content } from '../../content/schema.ts';
+import type { SiteInfo } from '../../src/config.ts';
+import { Header } from '../../src/site/components/Header.tsx';
+import { render, type Rendered } from './dom.ts';
+
+/** The theme switch's props, from the config and the copy. */
+export function themePropsOf(site: SiteInfo, copy: Content['copy']) {
+  return { storageKey: site.themeStorageKey, fallback: site.themeDefault, colors: site.themeColor, labels: copy.ui.theme };
+}
+
+/** The header of the page at `path`. */
+export function renderHeader(site: SiteInfo, { copy, navigation }: Pick<Content, 'copy' | 'navigation'>, path: string): Rendered {
+  return render(
+    <Header
+      company={site.name}
+      homeLabel={`${site.name}, home`}
+      items={navigation.menu}
+      cta={navigation.menuCta}
+      path={path}
+      menuLabels={{ open: copy.ui.menuOpen, close: copy.ui.menuClose, nav: copy.ui.mainNav }}
+      theme={themePropsOf(site, copy)}
+    />,
+  );
+}
