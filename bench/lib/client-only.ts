@@ -7,7 +7,8 @@ import { build, type Plugin } from 'esbuild';
 import { routeFile } from '../../src/build/build.ts';
 import { loadConfig } from '../../src/build/config.ts';
 import { compileStylesheet } from '../../src/build/css.ts';
-import { projectPaths, toolRoot } from '../../src/build/paths.ts';
+import { browserBuildOptions } from '../../src/build/bundle.ts';
+import { projectPaths } from '../../src/build/paths.ts';
 import { escapeAttribute } from '../../src/build/render.tsx';
 import { loadSite, validateContent } from '../../src/build/site-module.ts';
 import { esbuildTargets, resolveBrowsers } from '../../src/build/targets.ts';
@@ -67,20 +68,9 @@ export async function buildClientOnly(options: { config: string; out: string }):
   };
 
   const result = await build({
+    ...browserBuildOptions(paths.root, esbuildTargets(resolveBrowsers(config.build.browserslist))),
     entryPoints: [entry],
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: esbuildTargets(resolveBrowsers(config.build.browserslist)),
-    minify: true,
-    jsx: 'automatic',
-    write: false,
     outdir: 'out',
-    absWorkingDir: paths.root,
-    nodePaths: [join(toolRoot, 'node_modules')],
-    define: { 'process.env.NODE_ENV': '"production"' },
-    legalComments: 'none',
-    logLevel: 'silent',
     plugins: [data],
   });
   const code = result.outputFiles.find((f) => f.path.endsWith('.js'))!.contents;

@@ -67,6 +67,24 @@ export function entrySource(islandsDir: string, page: PageIslands, root: string)
   return [`import { start } from ${JSON.stringify(runtimeStart)};`, 'start({', ...loaders, '});'].join('\n');
 }
 
+/** How site code is compiled for the browser: shared by the page bundles and anything measured against them. */
+export function browserBuildOptions(root: string, target: string[], minify = true) {
+  return {
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target,
+    minify,
+    jsx: 'automatic',
+    write: false as const,
+    absWorkingDir: root,
+    nodePaths: [join(toolRoot, 'node_modules')],
+    define: { 'process.env.NODE_ENV': '"production"' },
+    legalComments: 'none',
+    logLevel: 'silent',
+  } satisfies BuildOptions;
+}
+
 export async function bundleClient(options: BundleOptions): Promise<ClientBundle> {
   const pages = options.pages.filter((p) => p.islands.length > 0);
   const sources = new Map(pages.map((p) => [p.name, entrySource(options.islandsDir, p, options.root)]));
@@ -83,26 +101,15 @@ export async function bundleClient(options: BundleOptions): Promise<ClientBundle
   };
 
   const buildOptions = {
+    ...browserBuildOptions(options.root, options.target, options.minify ?? true),
     entryPoints: pages.map((p) => ({ in: `${ENTRY_NAMESPACE}:${p.name}`, out: p.name })),
-    bundle: true,
     splitting: true,
-    format: 'esm',
-    platform: 'browser',
-    target: options.target,
-    minify: options.minify ?? true,
-    jsx: 'automatic',
-    write: false,
     metafile: true,
     outdir: OUTDIR,
     entryNames: 'assets/[name]-[hash]',
     chunkNames: 'assets/chunks/[name]-[hash]',
     assetNames: 'assets/[name]-[hash]',
     publicPath: options.base,
-    absWorkingDir: options.root,
-    nodePaths: [join(toolRoot, 'node_modules')],
-    define: { 'process.env.NODE_ENV': '"production"' },
-    legalComments: 'none',
-    logLevel: 'silent',
     plugins: [entries],
   } satisfies BuildOptions;
   let result;

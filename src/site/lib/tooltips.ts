@@ -50,7 +50,8 @@ export function enhanceTooltips(doc: Document, timing: TooltipTiming = tooltipTi
     if (delay === 0) show(anchor);
     else timer = setTimeout(() => show(anchor), delay);
   };
-  const onPointerOut = (event: PointerEvent) => {
+  // The pointer or the focus leaving the control closes its tooltip.
+  const onLeave = (event: PointerEvent | FocusEvent) => {
     const anchor = anchorOf(event.target);
     if (!anchor || !leaves(anchor, event.relatedTarget)) return;
     pressed = false;
@@ -65,22 +66,16 @@ export function enhanceTooltips(doc: Document, timing: TooltipTiming = tooltipTi
     const anchor = anchorOf(event.target);
     if (anchor && !pressed && event.target instanceof Element && event.target.matches(':focus-visible')) show(anchor);
   };
-  const onFocusOut = (event: FocusEvent) => {
-    const anchor = anchorOf(event.target);
-    if (!anchor || !leaves(anchor, event.relatedTarget)) return;
-    pressed = false;
-    hide();
-  };
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === 'Escape') hide();
   };
 
   const listeners = [
     ['pointerover', onPointerOver],
-    ['pointerout', onPointerOut],
+    ['pointerout', onLeave],
     ['pointerdown', onPointerDown],
     ['focusin', onFocusIn],
-    ['focusout', onFocusOut],
+    ['focusout', onLeave],
     ['keydown', onKeyDown],
   ] as const;
   for (const [type, listener] of listeners) doc.addEventListener(type, listener as EventListener);
