@@ -1,4 +1,6 @@
 // Deploys the built site to S3: read dist/, list the bucket, plan, then upload in order, delete, and record the manifest.
+import { readHashedFiles } from '../http/hashed-files.ts';
+import { createHttpPolicy } from '../http/policy.ts';
 import { createS3Client } from './client.ts';
 import { executePlan } from './execute.ts';
 import { scanOutput } from './local.ts';
@@ -25,7 +27,8 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   const reporter = createReporter(output);
 
   const files = await scanOutput(options.outDir);
-  const targets = targetsFor(files, { prefix: options.prefix, gzip: options.gzip });
+  const policy = createHttpPolicy(await readHashedFiles(options.outDir));
+  const targets = targetsFor(files, { prefix: options.prefix, gzip: options.gzip, policy });
 
   const client = options.client ?? createS3Client({ region: options.region, endpoint: options.endpoint });
   const context: RemoteContext = {

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { CACHE_REVALIDATE } from '../../src/deploy/headers.ts';
+import { CACHE_REVALIDATE } from '../../src/http/policy.ts';
 import type { LocalFile } from '../../src/deploy/local.ts';
 import { manifestKey, parseManifest, serializeManifest, trustedState } from '../../src/deploy/manifest.ts';
 import type { Manifest, ObjectState, RemoteObject } from '../../src/deploy/manifest.ts';
