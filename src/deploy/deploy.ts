@@ -51,7 +51,7 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
 
     if (options.dryRun) {
       output.write(formatPlan(plan, options.bucket, { configureWebsite: options.configureWebsite }));
-      return { dryRun: true, ...figures, uploaded: 0, uploadedBytes: 0, deleted: 0, durationMs: performance.now() - started };
+      return { dryRun: true, ...figures, uploaded: 0, uploadedBytes: 0, deleted: 0, manifestWritten: false, durationMs: performance.now() - started };
     }
 
     if (options.configureWebsite) await configureWebsite(context);
@@ -67,6 +67,7 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
       uploaded: done.uploaded.size,
       uploadedBytes: done.uploadedBytes,
       deleted: done.deleted.length,
+      manifestWritten: done.manifestWritten,
       durationMs: performance.now() - started,
     };
     output.write(formatSummary({ bucket: options.bucket, prefix: options.prefix, ...result }));
