@@ -13,7 +13,7 @@ import type { RemoteContext } from './remote.ts';
 import { DEFAULT_RETRY } from './retry.ts';
 import { explainS3Error } from './s3-errors.ts';
 import { destination, formatBlockedDeletes, formatPlan, formatSummary, type SummaryFigures } from './summary.ts';
-import { targetsFor } from './targets.ts';
+import { targetsFor, type Target, type TargetOptions } from './targets.ts';
 import { configureWebsite } from './website.ts';
 
 export interface DeployResult extends Omit<SummaryFigures, 'bucket' | 'prefix'> {
@@ -21,14 +21,18 @@ export interface DeployResult extends Omit<SummaryFigures, 'bucket' | 'prefix'> 
   plan: Plan;
 }
 
+/** The objects the output folder should become, each with the headers the HTTP policy of its build gives it. */
+export async function localTargets(outDir: string, options: Omit<TargetOptions, 'policy'>): Promise<Target[]> {
+  const files = await scanOutput(outDir);
+  return targetsFor(files, { ...options, policy: createHttpPolicy(await readHashedFiles(outDir)) });
+}
+
 export async function deploy(options: DeployOptions): Promise<DeployResult> {
   const started = performance.now();
   const output = options.output ?? process.stdout;
   const reporter = createReporter(output);
 
-  const files = await scanOutput(options.outDir);
-  const policy = createHttpPolicy(await readHashedFiles(options.outDir));
-  const targets = targetsFor(files, { prefix: options.prefix, gzip: options.gzip, policy });
+  const targets = await localTargets(options.outDir, { prefix: options.prefix, gzip: options.gzip });
 
   const client = options.client ?? createS3Client({ region: options.region, endpoint: options.endpoint });
   const context: RemoteContext = {
