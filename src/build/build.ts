@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { SiteConfig, SiteInfo } from '../config.ts';
 import { ContentError, RenderError, SiteGenError, UsageError } from '../errors.ts';
+import { HASHED_FILES_PATH, serializeHashedFiles } from '../http/hashed-files.ts';
 import type { Route } from '../routes.ts';
 import { bundleClient, type ClientBundle, type PageIslands } from './bundle.ts';
 import { assertNoBrokenLinks, assertWithinBudget, findBrokenLinks } from './check.ts';
@@ -157,11 +158,21 @@ export function assembleOutput(parts: OutputParts): OutputFiles {
     files.set(path, data);
   };
   add(parts.cssFile, parts.stylesheet.css);
-  for (const asset of parts.stylesheet.assets) if (!files.has(asset.fileName)) add(asset.fileName, asset.source);
-  for (const [path, data] of parts.client.files) add(path, data);
+  // Every file named by its content: the stylesheet, its url() files, and all esbuild writes (entries, chunks, assets).
+  const hashed = [parts.cssFile];
+  for (const asset of parts.stylesheet.assets) {
+    if (files.has(asset.fileName)) continue;
+    add(asset.fileName, asset.source);
+    hashed.push(asset.fileName);
+  }
+  for (const [path, data] of parts.client.files) {
+    add(path, data);
+    hashed.push(path);
+  }
   for (const page of parts.pages) add(page.file, page.html);
   add('sitemap.xml', sitemap(parts.site, parts.indexed));
   add('robots.txt', `User-agent: *\nAllow: /\n\nSitemap: ${absoluteUrl(parts.site, '/sitemap.xml')}\n`);
+  add(HASHED_FILES_PATH, serializeHashedFiles(hashed));
   return files;
 }
 

@@ -3,6 +3,7 @@ import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/p
 import { existsSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { WriteError } from '../errors.ts';
+import { isBuildMetadata } from '../http/hashed-files.ts';
 import { brotli, byteLength, gzip, shouldPrecompress } from './compress.ts';
 
 export type OutputFiles = Map<string, Uint8Array | string>;
@@ -20,12 +21,12 @@ export function assertSafeOutDir(outDir: string, root: string, flag = '--out'): 
   }
 }
 
-/** Adds .br and .gz beside every text file over 1 KB. */
+/** Adds .br and .gz beside every text file over 1 KB that is served (not the build's own notes in .site-gen/). */
 export function withPrecompressed(files: OutputFiles): OutputFiles {
   const out: OutputFiles = new Map();
   for (const [path, data] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
     out.set(path, data);
-    if (shouldPrecompress(path, byteLength(data))) {
+    if (shouldPrecompress(path, byteLength(data)) && !isBuildMetadata(path)) {
       out.set(`${path}.br`, brotli(data));
       out.set(`${path}.gz`, gzip(data));
     }

@@ -1,4 +1,6 @@
 // Deploys the built site to S3: read dist/, list the bucket, plan, then upload in order, delete, and record the manifest.
+import { readHashedFiles } from '../http/hashed-files.ts';
+import { createHttpPolicy } from '../http/policy.ts';
 import { createS3Client } from './client.ts';
 import { executePlan } from './execute.ts';
 import { scanOutput } from './local.ts';
@@ -11,7 +13,7 @@ import type { RemoteContext } from './remote.ts';
 import { DEFAULT_RETRY } from './retry.ts';
 import { explainS3Error } from './s3-errors.ts';
 import { destination, formatBlockedDeletes, formatPlan, formatSummary, type SummaryFigures } from './summary.ts';
-import { targetsFor } from './targets.ts';
+import { targetsFor, type Target, type TargetOptions } from './targets.ts';
 import { configureWebsite } from './website.ts';
 
 export interface DeployResult extends Omit<SummaryFigures, 'bucket' | 'prefix'> {
@@ -19,13 +21,18 @@ export interface DeployResult extends Omit<SummaryFigures, 'bucket' | 'prefix'> 
   plan: Plan;
 }
 
+/** The objects the output folder should become, each with the headers the HTTP policy of its build gives it. */
+export async function localTargets(outDir: string, options: Omit<TargetOptions, 'policy'>): Promise<Target[]> {
+  const files = await scanOutput(outDir);
+  return targetsFor(files, { ...options, policy: createHttpPolicy(await readHashedFiles(outDir)) });
+}
+
 export async function deploy(options: DeployOptions): Promise<DeployResult> {
   const started = performance.now();
   const output = options.output ?? process.stdout;
   const reporter = createReporter(output);
 
-  const files = await scanOutput(options.outDir);
-  const targets = targetsFor(files, { prefix: options.prefix, gzip: options.gzip });
+  const targets = await localTargets(options.outDir, { prefix: options.prefix, gzip: options.gzip });
 
   const client = options.client ?? createS3Client({ region: options.region, endpoint: options.endpoint });
   const context: RemoteContext = {
@@ -48,7 +55,7 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
 
     if (options.dryRun) {
       output.write(formatPlan(plan, options.bucket, { configureWebsite: options.configureWebsite }));
-      return { dryRun: true, ...figures, uploaded: 0, uploadedBytes: 0, deleted: 0, durationMs: performance.now() - started };
+      return { dryRun: true, ...figures, uploaded: 0, uploadedBytes: 0, deleted: 0, manifestWritten: false, durationMs: performance.now() - started };
     }
 
     if (options.configureWebsite) await configureWebsite(context);
@@ -64,6 +71,7 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
       uploaded: done.uploaded.size,
       uploadedBytes: done.uploadedBytes,
       deleted: done.deleted.length,
+      manifestWritten: done.manifestWritten,
       durationMs: performance.now() - started,
     };
     output.write(formatSummary({ bucket: options.bucket, prefix: options.prefix, ...result }));

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { DeleteObjectsCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { DeployError } from '../errors.ts';
-import { serializeManifest } from './manifest.ts';
+import { sameManifest, serializeManifest } from './manifest.ts';
 import type { ObjectState } from './manifest.ts';
 import { manifestAfter } from './plan.ts';
 import type { Plan, Upload } from './plan.ts';
@@ -30,6 +30,8 @@ export interface ExecuteContext extends RemoteContext {
 export interface ExecuteResult {
   /** Bytes sent, after gzip where used. */
   uploadedBytes: number;
+  /** Whether the deploy manifest was written: not when it would record what it already records. */
+  manifestWritten: boolean;
   uploaded: Map<string, ObjectState>;
   deleted: string[];
 }
@@ -137,6 +139,10 @@ export async function executePlan(plan: Plan, context: ExecuteContext): Promise<
   await deleteKeys(plan.deletes, context);
 
   const manifest = manifestAfter(plan, uploaded, (context.now ?? (() => new Date()))());
+  // A deploy that changes nothing writes nothing, not even the manifest (its deployedAt would be the only change).
+  if (uploaded.size === 0 && plan.deletes.length === 0 && sameManifest(manifest, plan.previous)) {
+    return { uploadedBytes, uploaded, deleted: [], manifestWritten: false };
+  }
   try {
     await send(context, plan.manifestKey, () =>
       context.client.send(
@@ -156,5 +162,5 @@ export async function executePlan(plan: Plan, context: ExecuteContext): Promise<
       { cause },
     );
   }
-  return { uploadedBytes, uploaded, deleted: [...plan.deletes] };
+  return { uploadedBytes, uploaded, deleted: [...plan.deletes], manifestWritten: true };
 }

@@ -4,6 +4,7 @@ import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DeployError } from '../errors.ts';
+import { isBuildMetadata } from '../http/hashed-files.ts';
 
 export interface LocalFile {
   /** Path inside the output folder, with forward slashes: "contact/index.html". */
@@ -41,7 +42,7 @@ async function walk(root: string, dir: string, found: string[]): Promise<void> {
   }
 }
 
-/** Lists the files of the output folder to deploy, sorted by path. */
+/** Lists the files of the output folder to deploy, sorted by path: not the build's own notes (.site-gen/). */
 export async function scanOutput(outDir: string): Promise<LocalFile[]> {
   const info = await stat(outDir).catch(() => undefined);
   if (!info?.isDirectory()) {
@@ -58,7 +59,7 @@ export async function scanOutput(outDir: string): Promise<LocalFile[]> {
   const all = new Set(paths);
   const files: LocalFile[] = [];
   for (const path of paths.sort()) {
-    if (isPrecompressedSibling(path, all)) continue;
+    if (isPrecompressedSibling(path, all) || isBuildMetadata(path)) continue;
     const absolutePath = join(outDir, path);
     try {
       const { size } = await stat(absolutePath);

@@ -72,6 +72,11 @@ export function serializeManifest(manifest: Manifest): string {
   return `${JSON.stringify(manifest, null, 2)}\n`;
 }
 
+/** Whether two manifests record the same site: everything but the time of the deploy. */
+export function sameManifest(a: Manifest, b: Manifest): boolean {
+  return serializeManifest({ ...a, deployedAt: undefined }) === serializeManifest({ ...b, deployedAt: undefined });
+}
+
 /**
  * The state the manifest vouches for, if the object is still the one site-gen stored: same ETag and size, and not
  * written after the manifest (which is written last). An object changed by anyone else gets no state.

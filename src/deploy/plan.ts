@@ -1,5 +1,5 @@
 // The deploy plan, computed without any I/O: which objects to upload (in order), which to delete, which stay.
-import { isHashedAsset } from './headers.ts';
+import { CACHE_IMMUTABLE, looksHashed } from '../http/policy.ts';
 import { emptyManifest, manifestKey, trustedState } from './manifest.ts';
 import type { Manifest, ObjectState, RemoteObject, StoredManifest } from './manifest.ts';
 import type { Target } from './targets.ts';
@@ -106,8 +106,13 @@ export function planDeploy(input: PlanInput): Plan {
   const wanted = new Set(targets.map((target) => target.key));
   const manifest = manifestKey(prefix);
   const stale = [...listing.objects.keys()].filter((key) => !wanted.has(key) && key !== manifest).sort();
-  const staleAssets = stale.filter((key) => isHashedAsset(key.slice(prefix.length)));
-  const staleOthers = stale.filter((key) => !isHashedAsset(key.slice(prefix.length)));
+  // An old file is not in this build's list of hashed files: it was a hashed asset if it was stored immutable.
+  const wasHashed = (key: string) => {
+    const cacheControl = previous.objects[key]?.cacheControl;
+    return cacheControl !== undefined ? cacheControl === CACHE_IMMUTABLE : looksHashed(key.slice(prefix.length));
+  };
+  const staleAssets = stale.filter(wasHashed);
+  const staleOthers = stale.filter((key) => !wasHashed(key));
 
   // The site changes when something is uploaded or a file other than an old asset goes away.
   const changes = uploads.length > 0 || staleOthers.length > 0;

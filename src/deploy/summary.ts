@@ -67,15 +67,22 @@ export interface SummaryFigures {
   deleted: number;
   unchanged: number;
   retained: number;
+  /** False when the deploy changed nothing and so left the manifest as it was. */
+  manifestWritten: boolean;
   durationMs: number;
 }
 
 export function formatSummary(figures: SummaryFigures): string {
+  const where = destination(figures.bucket, figures.prefix);
+  const took = formatDuration(figures.durationMs);
+  if (figures.uploaded === 0 && figures.deleted === 0 && !figures.manifestWritten) {
+    return `Nothing to deploy to ${where}: 0 uploaded, 0 deleted, ${figures.unchanged} unchanged; nothing was written, in ${took}.\n`;
+  }
   const parts = [
-    `uploaded ${files(figures.uploaded)} (${formatBytes(figures.uploadedBytes)})`,
-    `deleted ${figures.deleted}`,
-    `unchanged ${figures.unchanged}`,
+    `${figures.uploaded} uploaded (${formatBytes(figures.uploadedBytes)})`,
+    `${figures.deleted} deleted`,
+    `${figures.unchanged} unchanged`,
   ];
   if (figures.retained > 0) parts.push(`kept ${figures.retained} old assets for one more deploy`);
-  return `Deployed to ${destination(figures.bucket, figures.prefix)}: ${parts.join(', ')}, in ${formatDuration(figures.durationMs)}.\n`;
+  return `Deployed to ${where}: ${parts.join(', ')}, in ${took}.\n`;
 }

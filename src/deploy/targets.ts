@@ -1,5 +1,6 @@
 // Maps the local files to the objects the bucket should hold: key, headers, encoding, and upload phase.
-import { cacheControlFor, contentTypeFor, isCompressible, isHashedAsset, pageAlias } from './headers.ts';
+import { createHttpPolicy, type HttpPolicy } from '../http/policy.ts';
+import { isCompressible, pageAlias } from './headers.ts';
 import type { LocalFile } from './local.ts';
 
 /**
@@ -32,10 +33,12 @@ export interface TargetOptions {
   /** '' or a prefix ending in '/'. */
   prefix: string;
   gzip: boolean;
+  /** Decides hashed / Cache-Control / Content-Type for every file. Default: the policy without the build's list. */
+  policy?: HttpPolicy;
 }
 
-function phaseOf(path: string): Phase {
-  if (isHashedAsset(path)) return 'hashed-assets';
+function phaseOf(path: string, policy: HttpPolicy): Phase {
+  if (policy.isHashed(path)) return 'hashed-assets';
   if (path === '404.html') return 'error-page';
   if (path === 'sitemap.xml' || path === 'robots.txt') return 'indexes';
   if (path.endsWith('.html')) return 'pages';
@@ -46,17 +49,18 @@ function phaseOf(path: string): Phase {
 export function targetsFor(files: readonly LocalFile[], options: TargetOptions): Target[] {
   const localPaths = new Set(files.map((file) => file.path));
   const targets: Target[] = [];
+  const policy = options.policy ?? createHttpPolicy();
   for (const file of files) {
-    const contentType = contentTypeFor(file.path);
+    const { contentType, cacheControl } = policy.fileHeaders(file.path);
     const base = {
       path: file.path,
       absolutePath: file.absolutePath,
       size: file.size,
       md5: file.md5,
       contentType,
-      cacheControl: cacheControlFor(file.path),
+      cacheControl,
       encoding: (options.gzip && isCompressible(contentType) ? 'gzip' : 'identity') as Encoding,
-      phase: phaseOf(file.path),
+      phase: phaseOf(file.path, policy),
     };
     targets.push({ ...base, key: options.prefix + file.path, alias: false });
     const alias = pageAlias(file.path);

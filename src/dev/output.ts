@@ -1,9 +1,11 @@
 // Serves the dev build from memory by the rules `site-gen serve` applies to dist/, or the error page while the build is broken.
 import type { ServerResponse } from 'node:http';
-import mime from 'mime';
 import { escapeAttribute } from '../build/render.tsx';
 import type { OutputFiles } from '../build/write.ts';
-import { isHashedAsset, type Handler } from './server.ts';
+import { hashedFilesOf } from '../http/hashed-files.ts';
+import { resolveOutputPath } from '../http/paths.ts';
+import { createHttpPolicy, type HttpPolicy } from '../http/policy.ts';
+import type { Handler } from './server.ts';
 
 /** What the server answers with: swapped whole after each rebuild, so a request never sees half of one. */
 export interface ServedBuild {
@@ -13,17 +15,6 @@ export interface ServedBuild {
   build: string;
   /** While the last rebuild is broken: the document every page request gets, with status 500. */
   errorPage?: string;
-}
-
-/**
- * The output file a URL path names, as `site-gen serve` finds it in dist/: the file itself, else `<path>.html`,
- * else `<path>/index.html`; a path ending in "/" names a page, never a file.
- */
-export function resolveOutputPath(files: ReadonlyMap<string, unknown>, pathname: string): string | undefined {
-  const path = pathname.replace(/^\/+/, '');
-  const route = path.replace(/\/+$/, '');
-  const candidates = route === '' ? ['index.html'] : path.endsWith('/') ? [`${route}.html`, `${route}/index.html`] : [route, `${route}.html`, `${route}/index.html`];
-  return candidates.find((candidate) => files.has(candidate));
 }
 
 /** Tells a page's reload client which build it was served from and which output file it is (none for the error page). */
@@ -36,12 +27,13 @@ export function withBuildMeta(html: string, build: string, file?: string): strin
   return at === -1 ? meta + html : `${html.slice(0, at)}${meta}\n${html.slice(at)}`;
 }
 
-const IMMUTABLE = 'public, max-age=31536000, immutable';
-const TEXT = /^(text\/|application\/(javascript|json|xml|manifest\+json)|image\/svg\+xml)/;
+// One policy per build, made from the build's own list of hashed files (builds are swapped whole, never changed).
+const policies = new WeakMap<OutputFiles, HttpPolicy>();
 
-function contentType(file: string): string {
-  const type = mime.getType(file) ?? 'application/octet-stream';
-  return TEXT.test(type) ? `${type}; charset=utf-8` : type;
+function policyOf(files: OutputFiles): HttpPolicy {
+  let policy = policies.get(files);
+  if (!policy) policies.set(files, (policy = createHttpPolicy(hashedFilesOf(files))));
+  return policy;
 }
 
 function text(data: Uint8Array | string): string {
@@ -61,18 +53,20 @@ function send(res: ServerResponse, method: string | undefined, status: number, h
 export function createOutputHandler(current: () => ServedBuild): Handler {
   return (req, res, pathname) => {
     const { files, build, errorPage } = current();
+    const policy = policyOf(files);
     const file = resolveOutputPath(files, pathname);
+    // The error page has no output file of its own: it is an HTML page that is never cached, as 404.html is.
     const page = (html: string, status: number, served?: string) =>
-      send(res, req.method, status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' }, withBuildMeta(html, build, served));
+      send(res, req.method, status, policy.responseHeaders(served ?? '404.html'), withBuildMeta(html, build, served));
 
     if (errorPage !== undefined && (!file || file.endsWith('.html'))) page(errorPage, 500);
     else if (file?.endsWith('.html')) page(text(files.get(file)!), 200, file);
     else if (file) {
-      send(res, req.method, 200, { 'Content-Type': contentType(file), 'Cache-Control': isHashedAsset(pathname) ? IMMUTABLE : 'no-cache' }, files.get(file)!);
+      send(res, req.method, 200, policy.responseHeaders(file), files.get(file)!);
     } else {
       const notFound = files.get('404.html');
       if (notFound !== undefined) page(text(notFound), 404, '404.html');
-      else send(res, req.method, 404, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-cache' }, `404 Not Found: ${pathname}\n`);
+      else send(res, req.method, 404, policy.responseHeaders('404.txt'), `404 Not Found: ${pathname}\n`);
     }
     return true;
   };

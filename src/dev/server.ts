@@ -2,12 +2,16 @@
 import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { statSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import sirv from 'sirv';
 import type { RequestHandler } from 'sirv';
 import { SiteGenError, UsageError } from '../errors.ts';
+import { HASHED_FILES_PATH, readHashedFiles } from '../http/hashed-files.ts';
+import { resolveOutputPath } from '../http/paths.ts';
+import { createHttpPolicy, type HttpPolicy } from '../http/policy.ts';
 
 /**
  * A route placed in front of the files, for the dev server (issue 5): the SSE stream at /__site-gen/events, the
@@ -40,24 +44,11 @@ export interface StaticServer {
   close(): Promise<void>;
 }
 
-const IMMUTABLE = 'public, max-age=31536000, immutable';
-const REVALIDATE = 'no-cache';
 const ENCODINGS = [
   { name: 'br', extension: '.br' },
   { name: 'gzip', extension: '.gz' },
 ] as const;
 type Encoding = (typeof ENCODINGS)[number]['name'];
-
-/**
- * Whether a URL path names a content-hashed file under assets/ (assets/home-3f9a1c2b.js, assets/chunks/x-AB12CD34.js):
- * its name changes whenever its bytes do, so browsers may keep it forever. The hash is 8 or more characters after a
- * `-` or `.`, either lowercase hex or esbuild's uppercase base32, never a mix, so `assets/logo-partner.svg` is not one.
- */
-export function isHashedAsset(urlPath: string): boolean {
-  if (!/^\/?assets\//.test(urlPath)) return false;
-  const name = urlPath.slice(urlPath.lastIndexOf('/') + 1);
-  return /^(?:.*[-.])?(?:[0-9a-f]{8,64}|[0-9A-Z]{8,64})(?:\.[0-9A-Za-z]+)+$/.test(name);
-}
 
 /** The precompressed encodings a request accepts, best first. Honours q-values, so `br;q=0` means no brotli. */
 function acceptedEncodings(header: string | string[] | undefined): Encoding[] {
@@ -158,8 +149,23 @@ function listenError(error: NodeJS.ErrnoException, host: string, port: number): 
   }
 }
 
+/** The policy of the build in `dir`, re-read when a build rewrites its list of hashed files. */
+function policyReader(dir: string): () => Promise<HttpPolicy> {
+  let cached: { stamp: string; policy: Promise<HttpPolicy> } | undefined;
+  return () => {
+    const info = statSync(path.join(dir, HASHED_FILES_PATH), { throwIfNoEntry: false });
+    const stamp = info ? `${info.ino}:${info.mtimeMs}:${info.size}` : 'none';
+    if (cached?.stamp !== stamp) cached = { stamp, policy: readHashedFiles(dir).then(createHttpPolicy) };
+    return cached.policy;
+  };
+}
+
+function isFile(file: string): boolean {
+  return statSync(file, { throwIfNoEntry: false })?.isFile() ?? false;
+}
+
 function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': REVALIDATE, ...headers });
+  res.writeHead(status, { ...createHttpPolicy().textHeaders(), ...headers });
   res.end(`${text}\n`);
 }
 
@@ -173,6 +179,7 @@ export function createStaticServer(options: StaticServerOptions): StaticServer {
   const port = options.port ?? 4321;
   const notFoundPage = path.join(dir, options.notFoundPage ?? '404.html');
   const { inject, handlers = [] } = options;
+  const currentPolicy = policyReader(dir);
   if (!notFoundPage.startsWith(dir + path.sep)) {
     throw new UsageError(`notFoundPage "${options.notFoundPage}" is outside the served folder ${dir}; give a path inside it, like 404.html.`);
   }
@@ -183,11 +190,8 @@ export function createStaticServer(options: StaticServerOptions): StaticServer {
 
   async function sendPage(res: ServerResponse, file: string, status: number, snippet: string): Promise<void> {
     const html = injectInto(await readFile(file, 'utf8'), snippet);
-    res.writeHead(status, {
-      'Content-Type': 'text/html; charset=utf-8',
-      'Content-Length': Buffer.byteLength(html),
-      'Cache-Control': REVALIDATE,
-    });
+    const policy = await currentPolicy();
+    res.writeHead(status, { ...policy.responseHeaders(path.relative(dir, file)), 'Content-Length': Buffer.byteLength(html) });
     res.end(html);
   }
 
@@ -202,10 +206,10 @@ export function createStaticServer(options: StaticServerOptions): StaticServer {
       for (const variant of variants) {
         const body = await readFile(notFoundPage + variant.extension).catch(() => undefined);
         if (!body) continue;
+        const policy = await currentPolicy();
         res.writeHead(404, {
-          'Content-Type': 'text/html; charset=utf-8',
+          ...policy.responseHeaders(path.relative(dir, notFoundPage)),
           'Content-Length': body.length,
-          'Cache-Control': REVALIDATE,
           Vary: 'Accept-Encoding',
           ...(variant.name ? { 'Content-Encoding': variant.name } : {}),
         });
@@ -234,8 +238,12 @@ export function createStaticServer(options: StaticServerOptions): StaticServer {
 
     // sirv matches Accept-Encoding loosely ("br;q=0" would still get brotli): hand it only what the client accepts.
     req.headers['accept-encoding'] = acceptedEncodings(req.headers['accept-encoding']).join(', ');
-    // Set before sirv so its 304 answers carry them too; sirv keeps headers already set on the response.
-    res.setHeader('Cache-Control', isHashedAsset(pathname) ? IMMUTABLE : REVALIDATE);
+    // Set before sirv so its 304 answers carry them too; sirv keeps headers already set on the response. The file is
+    // found as sirv finds it; when there is none, sirv passes on to the 404 page, which sets its own headers.
+    const file = resolveOutputPath({ has: (candidate) => isFile(path.join(dir, candidate)) }, pathname);
+    if (file !== undefined) {
+      for (const [name, value] of Object.entries((await currentPolicy()).responseHeaders(file))) res.setHeader(name, value);
+    }
     res.setHeader('Vary', 'Accept-Encoding');
     // sirv pipes a file stream into the response without listening for its errors: a file deleted by a rebuild
     // between its lookup and its read would crash the process, and a client that hangs up would leak the descriptor.

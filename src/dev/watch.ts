@@ -7,6 +7,7 @@ import { build } from 'esbuild';
 import { projectPaths, toolRoot, type ProjectPaths } from '../build/paths.ts';
 import { assertSafeOutDir, writeOutput } from '../build/write.ts';
 import { ConfigError } from '../errors.ts';
+import { CACHE_IMMUTABLE } from '../http/policy.ts';
 import { DevBuilder } from './builder.ts';
 import { isWatchable, stagesForAll } from './invalidate.ts';
 import { createOutputHandler } from './output.ts';
@@ -133,7 +134,7 @@ function scriptHandler({ url, code }: { url: string; code: string }): Handler {
     if (pathname !== url) return false;
     res.writeHead(200, {
       'Content-Type': 'text/javascript; charset=utf-8',
-      'Cache-Control': 'public, max-age=31536000, immutable',
+      'Cache-Control': CACHE_IMMUTABLE,
       'Content-Length': Buffer.byteLength(code),
     });
     res.end(req.method === 'HEAD' ? undefined : code);

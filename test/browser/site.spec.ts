@@ -164,6 +164,30 @@ test.describe('responsive layout', () => {
     await expect(page.getByRole('navigation', { name: 'Quick Links' })).toBeVisible();
   });
 
+  for (const width of [375, 1440]) {
+    for (const theme of THEMES) {
+      test(`scrolled to the bottom at ${width} px (${theme}), the scroll-to-top button covers neither the copyright line nor the legal links`, async ({ page }) => {
+        await page.setViewportSize({ width, height: 800 });
+        for (const path of ['/', '/contact']) {
+          await gotoWithTheme(page, path, theme);
+          const button = page.getByRole('link', { name: 'Scroll to top' });
+          await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+          await expect(button).toBeVisible();
+          // Measure where the button comes to rest, not where its reveal transition has carried it so far.
+          await button.evaluate((element) => Promise.all(element.getAnimations().map((animation) => animation.finished)));
+          const box = (await button.boundingBox())!;
+          const footerBottom = page.locator('.footer-bottom');
+          const lines = [footerBottom.getByText(/^© \d{4} Soundmark Music Group/), footerBottom.getByRole('link', { name: 'Privacy Policy' }), footerBottom.getByRole('link', { name: 'Terms of Service' })];
+          for (const line of lines) {
+            const other = (await line.boundingBox())!;
+            const overlaps = box.x < other.x + other.width && other.x < box.x + box.width && box.y < other.y + other.height && other.y < box.y + box.height;
+            expect(overlaps, `${path}: the button ${JSON.stringify(box)} must not cover ${await line.textContent()} ${JSON.stringify(other)}`).toBe(false);
+          }
+        }
+      });
+    }
+  }
+
   for (const { name, path } of PAGES) {
     test(`no horizontal scrolling at 360 px on the ${name} page`, async ({ page, problems }) => {
       problems.allow(NOT_FOUND_LOG);

@@ -90,7 +90,7 @@ async function listed(bucket: string): Promise<string[]> {
 cli('deploys with flags alone and credentials from the environment, and never prints them', async () => {
   const result = await siteGen(['--bucket', 'cli-flags', '--endpoint', state.server.endpoint], state.project);
   assert.is(result.code, 0, result.stderr);
-  assert.match(result.stdout, /Deployed to s3:\/\/cli-flags\/: uploaded 4 files/);
+  assert.match(result.stdout, /Deployed to s3:\/\/cli-flags\/: 4 uploaded/);
   assert.equal(await listed('cli-flags'), ['.site-gen/deploy-manifest.json', '404.html', 'contact', 'contact/index.html', 'index.html']);
   assert.not.ok(`${result.stdout}${result.stderr}`.includes('S3RVER'), 'no credential in the output');
 });

@@ -1,66 +1,11 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import {
-  CACHE_IMMUTABLE,
-  CACHE_REVALIDATE,
-  cacheControlFor,
-  contentTypeFor,
-  isCompressible,
-  isHashedAsset,
-  pageAlias,
-} from '../../src/deploy/headers.ts';
+import { isCompressible, pageAlias } from '../../src/deploy/headers.ts';
 import { isPrecompressedSibling } from '../../src/deploy/local.ts';
 import { targetsFor } from '../../src/deploy/targets.ts';
 import type { LocalFile } from '../../src/deploy/local.ts';
 
-const hashed = suite('isHashedAsset');
-
-hashed('recognises esbuild base32 hashes and hex hashes under assets/', () => {
-  for (const path of ['assets/home-3f9a1c2b.js', 'assets/chunks/react-AB12CD34.js', 'assets/main-QWERTY23.css', 'assets/inter-0a1b2c3d4e5f.woff2', 'assets/home-3f9a1c2b.js.map']) {
-    assert.ok(isHashedAsset(path), `${path} carries a content hash`);
-  }
-});
-
-hashed('never calls a file hashed outside assets/ or without a hash-like segment', () => {
-  for (const path of [
-    'home-3f9a1c2b.js', // not under assets/
-    'public/assets-AB12CD34.js',
-    'assets/logo.svg',
-    'assets/inter-latin-standard.woff2', // "standard" is a word, not a hash
-    'assets/brand-facadeee.svg', // lowercase letters only: a word, not hex with digits
-    'assets/CHANGELOG-README.txt',
-    'assets/home-3f9a1c.js', // too short
-    'assets/photo-20240101.jpg', // a date, not a hash
-  ]) {
-    assert.not.ok(isHashedAsset(path), `${path} must not be cached as immutable`);
-  }
-});
-
-const types = suite('contentTypeFor and cacheControlFor');
-
-types('gives pages text/html with utf-8 and text types a charset', () => {
-  assert.is(contentTypeFor('contact/index.html'), 'text/html; charset=utf-8');
-  assert.is(contentTypeFor('assets/home-3f9a1c2b.js'), 'text/javascript; charset=utf-8');
-  assert.is(contentTypeFor('assets/main-AB12CD34.css'), 'text/css; charset=utf-8');
-  assert.is(contentTypeFor('sitemap.xml'), 'application/xml; charset=utf-8');
-  assert.is(contentTypeFor('robots.txt'), 'text/plain; charset=utf-8');
-});
-
-types('gives binary types no charset and unknown files application/octet-stream', () => {
-  assert.is(contentTypeFor('assets/inter-AB12CD34.woff2'), 'font/woff2');
-  assert.is(contentTypeFor('og-image.png'), 'image/png');
-  assert.is(contentTypeFor('favicon.svg'), 'image/svg+xml');
-  assert.is(contentTypeFor('LICENSE'), 'application/octet-stream');
-});
-
-types('caches hashed assets for a year, immutable, and revalidates everything else', () => {
-  assert.is(cacheControlFor('assets/home-3f9a1c2b.js'), CACHE_IMMUTABLE);
-  assert.is(CACHE_IMMUTABLE, 'public, max-age=31536000, immutable');
-  assert.is(cacheControlFor('index.html'), CACHE_REVALIDATE);
-  assert.is(CACHE_REVALIDATE, 'public, max-age=0, must-revalidate');
-  assert.is(cacheControlFor('favicon.svg'), CACHE_REVALIDATE);
-  assert.is(cacheControlFor('assets/logo.svg'), CACHE_REVALIDATE, 'an unhashed asset may change under its name');
-});
+const types = suite('isCompressible');
 
 types('compresses text, JSON, XML and SVG but not images or fonts', () => {
   assert.ok(isCompressible('text/html; charset=utf-8'));
@@ -132,7 +77,6 @@ alias('maps folder pages to their folder and leaves other files alone', () => {
   assert.is(pageAlias('404.html'), undefined);
 });
 
-hashed.run();
 types.run();
 siblings.run();
 targets.run();

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { CACHE_REVALIDATE } from '../../src/deploy/headers.ts';
+import { CACHE_IMMUTABLE, CACHE_REVALIDATE, createHttpPolicy } from '../../src/http/policy.ts';
 import type { LocalFile } from '../../src/deploy/local.ts';
 import { manifestKey, parseManifest, serializeManifest, trustedState } from '../../src/deploy/manifest.ts';
 import type { Manifest, ObjectState, RemoteObject } from '../../src/deploy/manifest.ts';
@@ -112,6 +112,18 @@ plan('deletes a retired asset on the next deploy that changes the site, not on o
   const next = planDeploy({ prefix: '', targets: targetsFor(local(changed), options), listing: deployed(bucket, 5, retired), maxDeletes: 256 });
   assert.equal(next.deletes, ['assets/home-3f9a1c2b.js']);
   assert.equal(next.retained, []);
+});
+
+plan('judges a removed file by how it was stored: immutable means an old hashed asset, whatever its name looks like', () => {
+  // The build's list called assets/logo-facadeee.js hashed (the name alone would not), and a public/ file that looks
+  // hashed was stored must-revalidate: the first is kept for one more deploy, the second is deleted at once.
+  const built = createHttpPolicy(new Set(['assets/home-3f9a1c2b.js', 'assets/logo-facadeee.js']));
+  const before = { ...site, 'assets/logo-facadeee.js': 'old', 'assets/report-2b3c4d5e.pdf': 'pdf' };
+  const { objects, states } = stored(targetsFor(local(before), { ...options, policy: built }));
+  assert.is(states['assets/logo-facadeee.js']!.cacheControl, CACHE_IMMUTABLE, 'stored immutable, as the build said');
+  const result = planDeploy({ prefix: '', targets: targetsFor(local(site), { ...options, policy: built }), listing: listingWith(objects, { generation: 1, objects: states }), maxDeletes: 256 });
+  assert.equal(result.retained, [{ key: 'assets/logo-facadeee.js', retiredIn: 2 }]);
+  assert.equal(result.deletes, ['assets/report-2b3c4d5e.pdf']);
 });
 
 plan('keeps an old asset that a rollback brings back, and forgets that it was retired', () => {

@@ -62,8 +62,13 @@ progress('cuts the bar to the terminal width', () => {
 const summary = suite('summary');
 
 summary('reports uploads with bytes, deletes, unchanged files, kept assets and the time', () => {
-  const text = formatSummary({ bucket: 'b', prefix: 'p/', uploaded: 3, uploadedBytes: 2048, deleted: 1, unchanged: 7, retained: 2, durationMs: 1450 });
-  assert.is(text, 'Deployed to s3://b/p/: uploaded 3 files (2.0 KB), deleted 1, unchanged 7, kept 2 old assets for one more deploy, in 1.4 s.\n');
+  const text = formatSummary({ bucket: 'b', prefix: 'p/', uploaded: 3, uploadedBytes: 2048, deleted: 1, unchanged: 7, retained: 2, manifestWritten: true, durationMs: 1450 });
+  assert.is(text, 'Deployed to s3://b/p/: 3 uploaded (2.0 KB), 1 deleted, 7 unchanged, kept 2 old assets for one more deploy, in 1.4 s.\n');
+});
+
+summary('says a deploy that changed nothing wrote nothing', () => {
+  const text = formatSummary({ bucket: 'b', prefix: '', uploaded: 0, uploadedBytes: 0, deleted: 0, unchanged: 11, retained: 1, manifestWritten: false, durationMs: 300 });
+  assert.is(text, 'Nothing to deploy to s3://b/: 0 uploaded, 0 deleted, 11 unchanged; nothing was written, in 300 ms.\n');
 });
 
 summary('formats bytes and durations for people', () => {

@@ -187,8 +187,8 @@ s3('first deploy uploads every file with its Content-Type and Cache-Control, and
   }
   assert.equal(await body(bucket, 'contact'), Buffer.from(page('Contact')), 'the contact key holds the contact page');
   assert.equal(await body(bucket, 'og-image.png'), baseSite()['og-image.png'], 'binary files arrive byte for byte');
-  assert.match(output, /uploaded 11 files \(/, 'the summary counts the uploads');
-  assert.match(output, /unchanged 0, in \d/, 'the summary gives the time');
+  assert.match(output, /: 11 uploaded \(/, 'the summary counts the uploads');
+  assert.match(output, /0 unchanged, in \d/, 'the summary gives the time');
 });
 
 s3('uploads hashed assets before pages, pages before 404.html, and sitemap.xml last', async () => {
@@ -203,14 +203,32 @@ s3('uploads hashed assets before pages, pages before 404.html, and sitemap.xml l
   assert.ok(position('404.html') < position('robots.txt'));
 });
 
-s3('a second deploy of the same dist uploads nothing and asks S3 for no headers', async () => {
+s3('a second deploy of the same dist writes nothing: no PUT, no DELETE, the manifest left as it was', async () => {
   const { bucket, out } = await fresh();
   await run(bucket, out);
-  const { result, puts, output } = await run(bucket, out);
-  assert.equal(puts, [], 'no file is uploaded again');
+  const before = await snapshot(bucket);
+  // S3 times have a resolution of one second: a rewrite within the same second would keep its LastModified.
+  await new Promise((resolve) => setTimeout(resolve, 1100));
+  const { result, output } = await run(bucket, out);
+  assert.equal(h.calls.filter((call) => /^(PutObject|DeleteObjects?|CopyObject)\b/.test(call)), [], 'no write request at all, the manifest included');
+  assert.equal(await snapshot(bucket), before, 'every object, the manifest included, keeps its ETag and LastModified');
   assert.is(result.unchanged, 11);
+  assert.is(result.manifestWritten, false);
   assert.not.ok(h.calls.some((call) => call.startsWith('HeadObject')), 'the manifest vouches for every object');
-  assert.match(output, /uploaded 0 files \(0 B\), deleted 0, unchanged 11/);
+  assert.match(output, /Nothing to deploy to s3:\/\/site-\d+\/: 0 uploaded, 0 deleted, 11 unchanged; nothing was written/);
+});
+
+s3('a deploy whose only change is a retired asset still writes the manifest that records it', async () => {
+  const { bucket, out } = await fresh();
+  await run(bucket, out);
+  const next = baseSite();
+  delete next['assets/chunks/react-AB12CD34.js'];
+  await writeSite(out, next);
+  const { result } = await run(bucket, out);
+  assert.is(result.uploaded, 0);
+  assert.is(result.deleted, 0);
+  assert.is(result.retained, 1, 'the old chunk is kept for one more deploy');
+  assert.is(result.manifestWritten, true, 'the manifest records when the chunk was retired');
 });
 
 s3('after one change only the changed pages and assets upload; the old asset stays for one more deploy', async () => {

@@ -4,7 +4,9 @@ import { parseHTML } from 'linkedom';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { describeFailure, errorPage } from '../../src/dev/error-page.tsx';
-import { createOutputHandler, resolveOutputPath, withBuildMeta, type ServedBuild } from '../../src/dev/output.ts';
+import { createOutputHandler, withBuildMeta, type ServedBuild } from '../../src/dev/output.ts';
+import { resolveOutputPath } from '../../src/http/paths.ts';
+import { CACHE_REVALIDATE } from '../../src/http/policy.ts';
 import { createReloadHub, formatEvent } from '../../src/dev/reload.ts';
 import { createStaticServer, type StaticServer } from '../../src/dev/server.ts';
 import { BundleError, ContentError, RenderError } from '../../src/errors.ts';
@@ -87,7 +89,7 @@ serve('serves pages with their build and file named, never cached', async (conte
   const reply = await request(`${context.url}/contact/`);
   assert.is(reply.status, 200);
   assert.is(reply.headers['content-type'], 'text/html; charset=utf-8');
-  assert.is(reply.headers['cache-control'], 'no-cache');
+  assert.is(reply.headers['cache-control'], CACHE_REVALIDATE);
   assert.match(reply.text, '<meta name="site-gen-build" content="s.1"><meta name="site-gen-page" content="contact/index.html">');
 });
 
@@ -97,8 +99,8 @@ serve('serves hashed assets cacheable for good, other files revalidated, each wi
   assert.is(css.headers['cache-control'], 'public, max-age=31536000, immutable');
   assert.is(css.text, 'body{color:red}');
   const svg = await request(`${context.url}/favicon.svg`);
-  assert.is(svg.headers['content-type'], 'image/svg+xml; charset=utf-8');
-  assert.is(svg.headers['cache-control'], 'no-cache');
+  assert.is(svg.headers['content-type'], 'image/svg+xml');
+  assert.is(svg.headers['cache-control'], CACHE_REVALIDATE);
 });
 
 serve('answers unknown paths with 404.html and status 404', async (context) => {
