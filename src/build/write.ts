@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/p
 import { existsSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { WriteError } from '../errors.ts';
-import { brotli, byteLength, gzip, shouldPrecompress } from './compress.ts';
+import { byteLength, shouldPrecompress, type Compressor } from './compress.ts';
 
 export type OutputFiles = Map<string, Uint8Array | string>;
 
@@ -20,16 +20,19 @@ export function assertSafeOutDir(outDir: string, root: string, flag = '--out'): 
   }
 }
 
-/** Adds .br and .gz beside every text file over 1 KB. */
-export function withPrecompressed(files: OutputFiles): OutputFiles {
+/** Adds .br and .gz beside every text file over 1 KB, all compressed at once (`compressor` keeps each result). */
+export async function withPrecompressed(files: OutputFiles, compressor: Compressor): Promise<OutputFiles> {
+  const sorted = [...files].sort(([a], [b]) => a.localeCompare(b));
+  const compressed = await Promise.all(sorted.map(([path, data]) => (shouldPrecompress(path, byteLength(data)) ? compressor.compress(path, data) : undefined)));
   const out: OutputFiles = new Map();
-  for (const [path, data] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
+  sorted.forEach(([path, data], index) => {
     out.set(path, data);
-    if (shouldPrecompress(path, byteLength(data))) {
-      out.set(`${path}.br`, brotli(data));
-      out.set(`${path}.gz`, gzip(data));
+    const result = compressed[index];
+    if (result) {
+      out.set(`${path}.br`, result.br);
+      out.set(`${path}.gz`, result.gz);
     }
-  }
+  });
   return out;
 }
 

@@ -38,7 +38,7 @@ function setup() {
   return { state, publisher, events, lines, errors };
 }
 
-const ok = (change: 'none' | 'css' | 'page', changed: string[]): RebuildOutcome => ({ ok: true, change, changed, stages: ['site', 'render'], rebuilt: ['site code', '3 pages'], ms: 42 });
+const ok = (change: 'none' | 'css' | 'page', changed: string[]): RebuildOutcome => ({ ok: true, change, changed, stages: ['content', 'render'], rebuilt: ['site code', '3 pages'], ms: 42 });
 const failed = (message: string): RebuildOutcome => ({ ok: false, error: new ContentError(message), stages: [], rebuilt: [], ms: 7 });
 
 const publish = suite('Publisher');
