@@ -5,7 +5,7 @@ import { entryName, routeFile } from './assemble.ts';
 import { assertWithinBudget } from './check.ts';
 import { byteLength, compressionCacheDir, Compressor } from './compress.ts';
 import { projectPaths } from './paths.ts';
-import { Pipeline, type PageOutput, type PipelineOutput } from './pipeline.ts';
+import { Pipeline, type PageOutput, type PipelineOutput, type StageTimes } from './pipeline.ts';
 import { assertSafeOutDir, withPrecompressed, writeOutput, type OutputFiles } from './write.ts';
 
 export { routeFile };
@@ -38,6 +38,8 @@ export interface BuildResult {
   inputs: string[];
   /** Output files compressed by this build, and those whose compression came from the disk cache. */
   compressed: { fresh: number; cached: number };
+  /** Milliseconds of each step, from its start to its end; steps overlap (the stylesheet compiles while the site loads). */
+  times: StageTimes & { compress?: number; write?: number };
   ms: number;
 }
 
@@ -58,15 +60,21 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const run = await pipeline.run();
   if (!run.ok) throw run.error;
   const { output } = run;
+  const times: BuildResult['times'] = { ...run.times };
+  const since = (began: number) => Math.round(performance.now() - began);
 
   // Every figure comes from the one compression of each file: the report, the budgets and the .br written agree.
+  let began = performance.now();
   const pages = await Promise.all(output.pages.map((page) => report(page, output, compressor)));
   assertWithinBudget(pages.map((p) => ({ path: p.path, htmlBrotli: p.html.brotli, jsBrotli: p.js.brotli })), output.config.build.budgets);
-
   const files = await withPrecompressed(output.files, compressor);
+  times.compress = since(began);
+
+  began = performance.now();
   if (options.write !== false) await writeOutput(options.out, files);
+  times.write = since(began);
   const compressed = { fresh: compressor.counts.compressed, cached: compressor.counts.cached };
-  return { config: output.config, pages, files, inputs: output.inputs, compressed, ms: Math.round(performance.now() - started) };
+  return { config: output.config, pages, files, inputs: output.inputs, compressed, times, ms: since(started) };
 }
 
 async function report(page: PageOutput, output: PipelineOutput, compressor: Compressor): Promise<PageReport> {

@@ -12,6 +12,7 @@ import type { Compressor } from './compress.ts';
 import { loadConfig } from './config.ts';
 import { compileStylesheet, type CompiledStylesheet } from './css.ts';
 import { criticalCss } from './critical.ts';
+import { matchedAttributes, pageShape } from './critical-shape.ts';
 import { checkTemplate } from './document.ts';
 import { EsbuildCache } from './esbuild-cache.ts';
 import type { ProjectPaths } from './paths.ts';
@@ -65,6 +66,8 @@ export interface RenderedRoute {
 
 export interface PageOutput {
   route: Route;
+  /** What the page rendered to: its body, links, ids, islands. */
+  page: RenderedPage;
   file: string;
   /** The whole document. */
   html: string;
@@ -88,8 +91,11 @@ export interface PipelineOutput {
  * A failed run keeps its stage stale, and those after it, until a run succeeds.
  */
 export type PipelineRun =
-  | { ok: true; output: PipelineOutput; stages: Stage[]; rebuilt: string[] }
-  | { ok: false; error: unknown; stages: Stage[]; rebuilt: string[] };
+  | { ok: true; output: PipelineOutput; stages: Stage[]; rebuilt: string[]; times: StageTimes }
+  | { ok: false; error: unknown; stages: Stage[]; rebuilt: string[]; times: StageTimes };
+
+/** Milliseconds each step of a run took, from its start to its end (steps overlap: they do not add up to the run). */
+export type StageTimes = Partial<Record<Stage | 'critical' | 'assemble', number>>;
 
 interface SiteState {
   routes: Route[];
@@ -105,6 +111,8 @@ export class Pipeline {
   readonly #esbuild: EsbuildCache | undefined;
   /** Each page's critical CSS with the stylesheet and HTML it came from: kept while neither changes. */
   readonly #critical = new Map<string, { css: string; html: string; critical: string }>();
+  /** Critical CSS by page shape (see critical-shape.ts), for the stylesheet it was selected from. */
+  #byShape: { css: string; attributes: Set<string>; critical: Map<string, string> } = { css: '', attributes: new Set(), critical: new Map() };
   #config: SiteConfig | undefined;
   #template: string | undefined;
   #publicFiles: OutputFiles | undefined;
@@ -144,6 +152,7 @@ export class Pipeline {
     }
 
     const notes = new Map<Stage, string>();
+    const times: StageTimes = {};
     const failures = new Map<Stage, unknown>();
     const started = new Map<Stage, Promise<boolean>>();
     // Each stage waits for what it needs, so independent stages overlap (the stylesheet compiles while the site loads).
@@ -156,7 +165,9 @@ export class Pipeline {
           if (!dirty.has(stage)) return true;
           if (this.#options.mode === 'build' && failures.size > 0) return false;
           try {
+            const began = performance.now();
             notes.set(stage, await this.#work(stage));
+            times[stage] = Math.round(performance.now() - began);
             dirty.delete(stage);
             return true;
           } catch (error) {
@@ -173,21 +184,27 @@ export class Pipeline {
     const critical = Promise.all([start('stylesheet'), start('render')]).then(async (needs) => {
       if (!needs.every(Boolean)) return 0;
       await new Promise((resolve) => setImmediate(resolve)); // the bundle stage hands esbuild its work first
-      return this.#deriveCritical();
+      const began = performance.now();
+      const count = this.#deriveCritical();
+      times.critical = Math.round(performance.now() - began);
+      return count;
     });
     const [done, derived] = await Promise.all([ready, critical.then((count) => ({ count }), (error: unknown) => ({ error }))]);
     const stages = STAGES.filter((stage) => notes.has(stage));
     const rebuilt = stages.map((stage) => notes.get(stage)!);
     const failed = STAGES.find((stage) => failures.has(stage));
-    if (failed) return { ok: false, error: failures.get(failed), stages, rebuilt };
+    if (failed) return { ok: false, error: failures.get(failed), stages, rebuilt, times };
     if (!done.every(Boolean)) throw new Error('site-gen: a stage neither ran nor failed; this is a bug.');
 
     try {
       if ('error' in derived) throw derived.error;
       if (derived.count > 0) rebuilt.push(`critical CSS ×${derived.count}`);
-      return { ok: true, output: this.#pages(), stages, rebuilt };
+      const began = performance.now();
+      const output = this.#pages();
+      times.assemble = Math.round(performance.now() - began);
+      return { ok: true, output, stages, rebuilt, times };
     } catch (error) {
-      return { ok: false, error, stages, rebuilt };
+      return { ok: false, error, stages, rebuilt, times };
     }
   }
 
@@ -248,6 +265,8 @@ export class Pipeline {
   /** Each page's critical CSS, derived again where the page's HTML or the stylesheet changed; returns how many were. */
   #deriveCritical(): number {
     const css = this.#stylesheet!.css;
+    if (this.#byShape.css !== css) this.#byShape = { css, attributes: matchedAttributes(css), critical: new Map() };
+    const { attributes, critical: byShape } = this.#byShape;
     const files = new Set<string>();
     let derived = 0;
     for (const { route, page } of this.#rendered!) {
@@ -255,8 +274,15 @@ export class Pipeline {
       files.add(file);
       const kept = this.#critical.get(file);
       if (kept?.css === css && kept.html === page.html) continue;
-      this.#critical.set(file, { css, html: page.html, critical: criticalCss(css, page.html) });
-      derived += 1;
+      // Pages of one template share a shape: the rules are selected once for all of them.
+      const shape = pageShape(page.html, attributes);
+      let critical = byShape.get(shape);
+      if (critical === undefined) {
+        critical = criticalCss(css, page.html);
+        byShape.set(shape, critical);
+        derived += 1;
+      }
+      this.#critical.set(file, { css, html: page.html, critical });
     }
     for (const file of this.#critical.keys()) if (!files.has(file)) this.#critical.delete(file);
     return derived;
@@ -275,7 +301,7 @@ export class Pipeline {
       const kept = this.#critical.get(file)!;
       const html = pageDocument({ config, base, route, page, template: this.#template!, paths, client, critical: kept.critical, cssFile, extraScripts });
       void compressor?.compress(file, html);
-      return { route, file, html, critical: kept.critical };
+      return { route, page, file, html, critical: kept.critical };
     });
     const files = assembleOutput({
       publicFiles: this.#publicFiles!,
