@@ -12,7 +12,7 @@ import type { Compressor } from './compress.ts';
 import { loadConfig } from './config.ts';
 import { compileStylesheet, type CompiledStylesheet } from './css.ts';
 import { criticalCss } from './critical.ts';
-import { matchedAttributes, pageShape } from './critical-shape.ts';
+import { matchedAttributes, pageShape } from './critical/shape.ts';
 import { checkTemplate } from './document.ts';
 import { EsbuildCache } from './esbuild-cache.ts';
 import type { ProjectPaths } from './paths.ts';
