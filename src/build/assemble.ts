@@ -4,7 +4,7 @@ import { relative } from 'node:path';
 import type { SiteConfig, SiteInfo } from '../config.ts';
 import { SiteGenError } from '../errors.ts';
 import type { Route } from '../routes.ts';
-import type { ClientBundle } from './bundle.ts';
+import type { ClientBundle, PageScripts } from './bundle.ts';
 import type { CompiledStylesheet } from './css.ts';
 import { absoluteUrl, fontUrls, renderDocument } from './document.ts';
 import type { ProjectPaths } from './paths.ts';
@@ -35,7 +35,8 @@ export interface PageInput {
   page: RenderedPage;
   template: string;
   paths: ProjectPaths;
-  client: ClientBundle;
+  /** The page's scripts, if it has islands. */
+  scripts: PageScripts | undefined;
   /** The page's critical CSS (criticalCss of the full stylesheet and the page's HTML). */
   critical: string;
   cssFile: string;
@@ -43,8 +44,7 @@ export interface PageInput {
 }
 
 export function pageDocument(input: PageInput): string {
-  const { route, client } = input;
-  const scripts = client.pages.get(entryName(route));
+  const { route, scripts } = input;
   return renderDocument({
     template: input.template,
     templateFile: relative(input.paths.root, input.paths.template),

@@ -1,12 +1,12 @@
 // The one stage graph of site-gen: what each stage needs, run whole by `site-gen build` and again, in part, by `site-gen watch`.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import type { SiteConfig } from '../config.ts';
 import { ContentError, RenderError } from '../errors.ts';
 import type { Route } from '../routes.ts';
 import { assembleOutput, entryName, pageDocument, routeFile, stylesheetFile } from './assemble.ts';
-import { bundleClient, type ClientBundle } from './bundle.ts';
+import { bundleClient, entrySource, type ClientBundle, type PageIslands } from './bundle.ts';
 import { assertNoBrokenLinks, findBrokenLinks } from './check.ts';
 import type { Compressor } from './compress.ts';
 import { loadConfig } from './config.ts';
@@ -19,6 +19,7 @@ import type { ProjectPaths } from './paths.ts';
 import { renderPage, type RenderedPage } from './render.tsx';
 import { loadSite, validateContent } from './site-module.ts';
 import { esbuildTargets, resolveBrowsers } from './targets.ts';
+import { PagesOnRequest } from './pages-on-request.ts';
 import { readTree, type OutputFiles } from './write.ts';
 
 /**
@@ -49,8 +50,9 @@ export interface PipelineOptions {
   /** URL path the site is served under, normalised ("/", "/my-site/"). */
   base: string;
   /**
-   * `build`: minified scripts, and the first failure ends the run. `dev`: readable scripts, esbuild's work kept between
-   * runs, and the stages a failure does not reach still run (the watcher can then tell what each read).
+   * `build`: every page rendered, minified scripts, and the first failure ends the run. `dev`: each page rendered when
+   * first read and kept until a stage it needs reruns (see PagesOnRequest), one script entry for every island, readable
+   * scripts, esbuild's work kept between runs, and the stages a failure does not reach still run.
    */
   mode: 'build' | 'dev';
   /** External scripts every page loads (the dev server's reload client). */
@@ -76,8 +78,12 @@ export interface PageOutput {
 
 export interface PipelineOutput {
   config: SiteConfig;
-  /** Every output file, uncompressed: public/, the stylesheet and its assets, scripts, pages, sitemap, robots.txt. */
+  /**
+   * Every output file, uncompressed: public/, the stylesheet and its assets, scripts, pages, sitemap, robots.txt. In
+   * dev, a PagesOnRequest: a page is rendered when first read.
+   */
   files: OutputFiles;
+  /** Each page (build only: dev renders them on request). */
   pages: PageOutput[];
   client: ClientBundle;
   /** The full stylesheet's URL. */
@@ -119,6 +125,10 @@ export class Pipeline {
   #stylesheet: CompiledStylesheet | undefined;
   #site: SiteState | undefined;
   #rendered: RenderedRoute[] | undefined;
+  /** Dev: the pages rendered so far, by output file, until `render` reruns. */
+  readonly #onRequest = new Map<string, RenderedPage>();
+  /** Dev: pages whose critical CSS was derived since the last run began. */
+  #derivedOnRequest = 0;
   #islands: string | undefined;
   #client: ClientBundle | undefined;
 
@@ -137,6 +147,11 @@ export class Pipeline {
     return this.#stylesheet;
   }
 
+  /** Dev: how many pages had their critical CSS derived since the last run began (pages render on request). */
+  get criticalDerived(): number {
+    return this.#derivedOnRequest;
+  }
+
   /** What the stages read, as the watcher maps a changed file to them. */
   get reads(): { site: string[]; css: string[]; client: string[] } {
     return { site: this.#site?.inputs ?? [], css: this.#stylesheet?.dependencies ?? [], client: this.#client?.inputs ?? [] };
@@ -145,6 +160,7 @@ export class Pipeline {
   /** Reruns the `changed` stages, the stages that need them, and any stage a failure left stale; then the pages. */
   async run(changed: Iterable<Stage> = []): Promise<PipelineRun> {
     const dirty = this.#dirty;
+    this.#derivedOnRequest = 0;
     for (const stage of changed) dirty.add(stage);
     for (const stage of STAGES) {
       const needs = stage === 'bundle' ? (['config'] as const) : NEEDS[stage];
@@ -182,7 +198,7 @@ export class Pipeline {
     const ready = Promise.all(STAGES.map(start));
     // Critical CSS needs only the stylesheet and the pages: derived on this thread while esbuild bundles on another core.
     const critical = Promise.all([start('stylesheet'), start('render')]).then(async (needs) => {
-      if (!needs.every(Boolean)) return 0;
+      if (!needs.every(Boolean) || this.#options.mode === 'dev') return 0;
       await new Promise((resolve) => setImmediate(resolve)); // the bundle stage hands esbuild its work first
       const began = performance.now();
       const count = this.#deriveCritical();
@@ -200,7 +216,7 @@ export class Pipeline {
       if ('error' in derived) throw derived.error;
       if (derived.count > 0) rebuilt.push(`critical CSS ×${derived.count}`);
       const began = performance.now();
-      const output = this.#pages();
+      const output = this.#options.mode === 'dev' ? this.#pagesOnRequest() : this.#pages();
       times.assemble = Math.round(performance.now() - began);
       return { ok: true, output, stages, rebuilt, times };
     } catch (error) {
@@ -236,6 +252,10 @@ export class Pipeline {
         return 'site code';
       }
       case 'render': {
+        if (this.#options.mode === 'dev') {
+          this.#onRequest.clear();
+          return 'pages on request';
+        }
         const props = { site: this.#config!.site, content: this.#site!.content };
         this.#rendered = this.#site!.routes.map((route) => ({ route, page: renderPage(route, { ...props, path: route.path }, { base }) }));
         const islands = JSON.stringify(this.#rendered.map(({ route, page }) => [entryName(route), page.islands]));
@@ -248,7 +268,7 @@ export class Pipeline {
         this.#client = await bundleClient({
           root: paths.root,
           islandsDir: paths.islands,
-          pages: this.#rendered!.map(({ route, page }) => ({ name: entryName(route), path: route.path, islands: page.islands })),
+          pages: dev ? [devEntry(paths)] : this.#rendered!.map(({ route, page }) => ({ name: entryName(route), path: route.path, islands: page.islands })),
           target: esbuildTargets(resolveBrowsers(this.#config!.build.browserslist)),
           base,
           // Readable stack traces in the browser, and a faster rebuild; budgets are for `site-gen build`.
@@ -264,28 +284,88 @@ export class Pipeline {
 
   /** Each page's critical CSS, derived again where the page's HTML or the stylesheet changed; returns how many were. */
   #deriveCritical(): number {
-    const css = this.#stylesheet!.css;
-    if (this.#byShape.css !== css) this.#byShape = { css, attributes: matchedAttributes(css), critical: new Map() };
-    const { attributes, critical: byShape } = this.#byShape;
     const files = new Set<string>();
     let derived = 0;
     for (const { route, page } of this.#rendered!) {
       const file = routeFile(route);
       files.add(file);
-      const kept = this.#critical.get(file);
-      if (kept?.css === css && kept.html === page.html) continue;
-      // Pages of one template share a shape: the rules are selected once for all of them.
-      const shape = pageShape(page.html, attributes);
-      let critical = byShape.get(shape);
-      if (critical === undefined) {
-        critical = criticalCss(css, page.html);
-        byShape.set(shape, critical);
-        derived += 1;
-      }
-      this.#critical.set(file, { css, html: page.html, critical });
+      if (this.#criticalFor(file, page.html).derived) derived += 1;
     }
     for (const file of this.#critical.keys()) if (!files.has(file)) this.#critical.delete(file);
     return derived;
+  }
+
+  /** The page's critical CSS: kept while its HTML and the stylesheet stay the same, shared by pages of one shape. */
+  #criticalFor(file: string, html: string): { critical: string; derived: boolean } {
+    const css = this.#stylesheet!.css;
+    const kept = this.#critical.get(file);
+    if (kept?.css === css && kept.html === html) return { critical: kept.critical, derived: false };
+    if (this.#byShape.css !== css) this.#byShape = { css, attributes: matchedAttributes(css), critical: new Map() };
+    const { attributes, critical: byShape } = this.#byShape;
+    // Pages of one template share a shape: the rules are selected once for all of them.
+    const shape = pageShape(html, attributes);
+    let critical = byShape.get(shape);
+    const derived = critical === undefined;
+    if (critical === undefined) {
+      critical = criticalCss(css, html);
+      byShape.set(shape, critical);
+    }
+    this.#critical.set(file, { css, html, critical });
+    return { critical, derived };
+  }
+
+  /**
+   * Dev: every output file but the pages, and the pages as a PagesOnRequest: one is rendered, checked for broken links
+   * and given its critical CSS when first read. Rendering every page before serving one would cost seconds on a big site.
+   */
+  #pagesOnRequest(): PipelineOutput {
+    const { paths, base, extraScripts } = this.#options;
+    const config = this.#config!;
+    const stylesheet = this.#stylesheet!;
+    const client = this.#client!;
+    const site = this.#site!;
+    const cssFile = stylesheetFile(stylesheet.css);
+    const props = { site: config.site, content: site.content };
+    const byFile = new Map(site.routes.map((route) => [routeFile(route), route]));
+    const files = assembleOutput({
+      publicFiles: this.#publicFiles!,
+      stylesheet,
+      cssFile,
+      client,
+      // Only the pages' paths, so that a public file in the way is reported now; the pages are made on request.
+      pages: [...byFile.keys()].map((file) => ({ file, html: '' })),
+      site: config.site,
+      indexed: site.routes.filter((route) => !route.head({ ...props, path: route.path }).noindex).map((route) => route.path),
+    });
+    for (const file of byFile.keys()) files.delete(file);
+    const known = new Set([...files.keys(), ...byFile.keys()]);
+
+    const rendered = (route: Route): RenderedPage => {
+      const file = routeFile(route);
+      let page = this.#onRequest.get(file);
+      if (!page) {
+        page = renderPage(route, { ...props, path: route.path }, { base });
+        this.#onRequest.set(file, page);
+      }
+      return page;
+    };
+    const make = (file: string): string => {
+      const route = byFile.get(file)!;
+      const page = rendered(route);
+      // The islands it names must exist (the dev entry bundles whatever is in the folder).
+      if (page.islands.length > 0) entrySource(paths.islands, { name: 'dev', path: route.path, islands: page.islands }, paths.root);
+      // Other pages only matter for an #anchor on them: each is rendered when a link needs its ids.
+      const others = site.routes
+        .filter((other) => other !== route)
+        .map((other) => ({ path: other.path, links: [], get ids() { return rendered(other).ids; } }));
+      assertNoBrokenLinks(findBrokenLinks([{ path: route.path, links: page.links, ids: page.ids }, ...others], known, base));
+      const { critical, derived } = this.#criticalFor(file, page.html);
+      if (derived) this.#derivedOnRequest += 1;
+      const scripts = page.islands.length > 0 ? client.pages.get('dev') : undefined;
+      return pageDocument({ config, base, route, page, template: this.#template!, paths, scripts, critical, cssFile, extraScripts });
+    };
+    const inputs = [...new Set([paths.config, ...site.inputs, ...stylesheet.dependencies, ...client.inputs, paths.template])].sort();
+    return { config, files: new PagesOnRequest(files, byFile.keys(), make), pages: [], client, stylesheet: base + cssFile, inputs };
   }
 
   /** Documents and the whole output, checked for broken links. */
@@ -299,7 +379,8 @@ export class Pipeline {
     const pages = rendered.map(({ route, page }): PageOutput => {
       const file = routeFile(route);
       const kept = this.#critical.get(file)!;
-      const html = pageDocument({ config, base, route, page, template: this.#template!, paths, client, critical: kept.critical, cssFile, extraScripts });
+      const scripts = client.pages.get(entryName(route));
+      const html = pageDocument({ config, base, route, page, template: this.#template!, paths, scripts, critical: kept.critical, cssFile, extraScripts });
       void compressor?.compress(file, html);
       return { route, page, file, html, critical: kept.critical };
     });
@@ -317,6 +398,13 @@ export class Pipeline {
     const inputs = [...new Set([paths.config, ...this.#site!.inputs, ...stylesheet.dependencies, ...client.inputs, paths.template])].sort();
     return { config, files, pages, client, stylesheet: base + cssFile, inputs };
   }
+}
+
+/** Dev's one script entry: every island module in the islands folder, each loaded only where a page has it. */
+function devEntry(paths: ProjectPaths): PageIslands {
+  const names = existsSync(paths.islands) ? readdirSync(paths.islands).filter((file) => /\.(tsx|ts|jsx|js)$/.test(file) && !/\.d\.ts$/.test(file)) : [];
+  const islands = [...new Set(names.map((file) => file.replace(/\.[^.]+$/, '')))].sort().map((name) => ({ name, hydrate: 'idle' as const }));
+  return { name: 'dev', path: 'site-gen watch', islands };
 }
 
 export async function readTemplate(paths: ProjectPaths): Promise<string> {

@@ -1,6 +1,7 @@
 // The dev server's build: the pipeline kept between rebuilds, each change rerunning only the stages it reaches.
 import { stylesheetFile } from '../build/assemble.ts';
 import type { ProjectPaths } from '../build/paths.ts';
+import type { PagesOnRequest } from '../build/pages-on-request.ts';
 import { Pipeline, type Stage } from '../build/pipeline.ts';
 import type { OutputFiles } from '../build/write.ts';
 import type { SiteConfig } from '../config.ts';
@@ -23,14 +24,23 @@ export type RebuildOutcome =
   | { ok: true; change: Change; changed: string[]; stages: Stage[]; rebuilt: string[]; ms: number }
   | { ok: false; error: unknown; stages: Stage[]; rebuilt: string[]; ms: number };
 
-/** The last good output: every file (public/ included, nothing precompressed) and the full stylesheet's URL. */
+/**
+ * The last good output: every file (public/ included, nothing precompressed), each page rendered when first read, and
+ * the full stylesheet's URL.
+ */
 export interface DevOutput {
-  files: OutputFiles;
+  files: PagesOnRequest;
   stylesheet: string;
 }
 
 // The dev server serves at the root; links, assets and scripts are built for it.
 const BASE = '/';
+
+/**
+ * Pages read from the last output (the pages open in a browser, most likely) that a rebuild renders again at once, so
+ * that it can tell them whether they changed and fail when one of them no longer renders. The rest wait for a request.
+ */
+const LIVE_PAGES = 16;
 
 export class DevBuilder {
   readonly paths: ProjectPaths;
@@ -95,11 +105,23 @@ export class DevBuilder {
       this.#failure = { error: run.error };
       return { ok: false, error: run.error, stages, rebuilt, ms: elapsed(started) };
     }
+    const files = run.output.files as PagesOnRequest;
     const previous = this.#output;
+    const live = previous ? [...previous.files.made().keys()].filter((file) => files.isPage(file)).slice(-LIVE_PAGES) : [];
+    try {
+      for (const file of live) files.get(file);
+    } catch (error) {
+      this.#failure = { error };
+      return { ok: false, error, stages, rebuilt, ms: elapsed(started) };
+    }
+    const derived = this.#pipeline.criticalDerived;
+    if (derived > 0) rebuilt.push(`critical CSS ×${derived}`);
     const wasFailing = this.#failure !== undefined;
-    this.#output = { files: run.output.files, stylesheet: run.output.stylesheet };
+    this.#output = { files, stylesheet: run.output.stylesheet };
     this.#failure = undefined;
-    const changedPaths = previous ? changedFiles(previous.files, run.output.files) : [...run.output.files.keys()];
+    // Pages not rendered again are not open (or were not for a while): they show the new output when next requested.
+    const before = previous && new Map([...previous.files.made()].filter(([file]) => !files.isPage(file) || live.includes(file)));
+    const changedPaths = before ? changedFiles(before, files.made()) : [...files.made().keys()];
     return { ok: true, change: changeOf(changedPaths, stages, !previous || wasFailing), changed: changedPaths, stages, rebuilt, ms: elapsed(started) };
   }
 
