@@ -49,6 +49,25 @@ builder('the first build runs every stage and puts the reload client on every pa
   assert.not.ok([...context.builder.output!.files.keys()].some((file) => /\.(br|gz)$/.test(file)), 'nothing is precompressed in dev');
 });
 
+builder('renders a page when it is first read, and a rebuild renders again only the pages read before it', async (context) => {
+  const outcome = ok(await saved(context, 'content/copy.ts'));
+  assert.is(outcome.change, 'none', 'nothing changed');
+  const made = [...context.builder.output!.files.made().keys()].filter((file) => file.endsWith('.html'));
+  assert.equal(made.sort(), ['404.html', 'contact/index.html', 'index.html', 'static/index.html'], 'the pages the first test read');
+
+  const fresh = new DevBuilder({ paths: projectPaths(context.fixture.config), extraScripts: [] });
+  try {
+    ok(await fresh.rebuild());
+    const files = fresh.output!.files;
+    assert.ok(files.has('contact/index.html'), 'every page is known');
+    assert.not.ok(files.made().has('contact/index.html'), 'but none is rendered before it is read');
+    assert.match(String(files.get('static/index.html')), 'No islands here');
+    assert.equal([...files.made().keys()].filter((file) => file.endsWith('.html')), ['static/index.html']);
+  } finally {
+    await fresh.dispose();
+  }
+});
+
 builder('a content edit re-renders the pages without re-bundling the islands, and only the pages that changed differ', async (context) => {
   const scripts = [...context.builder.output!.files].filter(([file]) => file.endsWith('.js'));
   context.fixture.edit('content/copy.ts', (text) => text.replace("heading: 'Fixture home'", "heading: 'Edited home'"));
