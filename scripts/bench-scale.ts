@@ -3,7 +3,8 @@
 // (first page served, footer edit -> reloaded page, CSS edit -> swapped stylesheet, in Chromium).
 // Writes its section of bench/RESULTS.md. Run: npm run bench:scale [-- --runs 3 --edits 20 --sizes 100,300,1000]
 import { spawn } from 'node:child_process';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type Page } from 'playwright';
@@ -52,7 +53,7 @@ async function timeSite(root: string): Promise<{ cold: BuildRun[]; warm: BuildRu
   const cold: BuildRun[] = [];
   const warm: BuildRun[] = [];
   let summary!: BuildSummary;
-  const out = join(root, 'dist-bench');
+  const out = await mkdtemp(join(tmpdir(), 'site-gen-scale-out-'));
   for (let i = 0; i < RUNS; i += 1) {
     await rm(cacheDir, { recursive: true, force: true });
     const first = await runBuild(root, out, { TSX_DISABLE_CACHE: '1' });
@@ -60,6 +61,7 @@ async function timeSite(root: string): Promise<{ cold: BuildRun[]; warm: BuildRu
     summary = first.summary;
     warm.push((await runBuild(root, out)).run);
   }
+  await rm(out, { recursive: true, force: true });
   return { cold, warm, summary };
 }
 

@@ -1,1 +1,0 @@
-var o=!1,e=new Set,s,i=new Promise(t=>s=t);function T(){s()}function f(t){return e.add(t),()=>e.delete(t)}var p=()=>o;function d(){if(!o){o=!0;for(let t of e)t()}return import("/assets/chunks/toast-store-4EF6S2RQ.js")}async function u(t,r,a="default"){let n=await d();return await i,n.show(t,r,a)}export{T as a,f as b,p as c,d,u as e};

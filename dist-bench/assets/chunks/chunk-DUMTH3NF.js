@@ -1,1 +1,0 @@
-var o={openDelayMs:700,skipDelayMs:300},t={label:"Notifications",hotkey:"Alt+T",position:"bottom-right",visibleToasts:3,durationMs:4e3,gapPx:14,swipeThresholdPx:20,removeDelayMs:200},s={hotkey:"F8",visibleToasts:1,durationMs:5e3,swipeThresholdPx:50};export{o as a,t as b,s as c};

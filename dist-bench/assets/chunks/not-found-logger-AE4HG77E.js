@@ -1,1 +1,0 @@
-import{a as r}from"/assets/chunks/chunk-CONACQQV.js";import"/assets/chunks/chunk-XMZMOVPF.js";import{b as e,c as n}from"/assets/chunks/chunk-UF73VUI7.js";var t=e(n(),1);function d({message:o}){return(0,t.useEffect)(()=>{console.error(o,window.location.pathname)},[o]),null}var u=r("not-found-logger",d,{hydrate:"load"});export{u as default};
