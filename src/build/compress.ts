@@ -1,6 +1,7 @@
 // Brotli and gzip of the output: settings per kind of file, each distinct content compressed once, off the main thread, cached on disk.
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants, gzip as gzipAsync, gzipSync } from 'node:zlib';
@@ -46,6 +47,9 @@ export function gzip(data: Uint8Array | string): Buffer {
   return gzipSync(data, { level: 9 });
 }
 
+/** One file per core at once, its brotli and gzip side by side: libuv's four threads and both cores stay busy. */
+const COMPRESSIONS_AT_ONCE = Math.max(2, availableParallelism());
+
 const brotliAsync = promisify(brotliCompress);
 const gzipPromise = promisify(gzipAsync);
 
@@ -63,6 +67,8 @@ export class Compressor {
   readonly #cacheDir: string | undefined;
   readonly #results = new Map<string, Promise<Compressed>>();
   #madeDir: Promise<unknown> | undefined;
+  #running = 0;
+  readonly #waiting: Array<() => void> = [];
   /** How many results came from the disk cache and how many were compressed: for the build's summary and the bench. */
   readonly counts = { cached: 0, compressed: 0 };
 
@@ -93,10 +99,35 @@ export class Compressor {
         // not cached yet (or half-deleted): compress
       }
     }
-    const [br, gz] = await Promise.all([brotliAsync(data, brotliOptions(data, settings.brotliQuality)), gzipPromise(data, { level: settings.gzipLevel })]);
+    await this.#slot();
+    let br: Buffer;
+    let gz: Buffer;
+    try {
+      [br, gz] = await Promise.all([brotliAsync(data, brotliOptions(data, settings.brotliQuality)), gzipPromise(data, { level: settings.gzipLevel })]);
+    } finally {
+      this.#release();
+    }
     this.counts.compressed += 1;
     if (files) await this.#store(files, { br, gz });
     return { br, gz };
+  }
+
+  /**
+   * Waits for one of the few compressions that run at once. Each zlib call holds its encoder's memory (megabytes for
+   * brotli) from the moment it is made: a thousand pages asked for at once would hold a thousand encoders.
+   */
+  async #slot(): Promise<void> {
+    if (this.#running < COMPRESSIONS_AT_ONCE) {
+      this.#running += 1;
+      return;
+    }
+    await new Promise<void>((resolve) => this.#waiting.push(resolve));
+  }
+
+  #release(): void {
+    const next = this.#waiting.shift();
+    if (next) next();
+    else this.#running -= 1;
   }
 
   /** Writes beside, then renames: a build killed halfway never leaves a truncated entry. A failed write only costs the cache. */
