@@ -172,6 +172,9 @@ log('');
 const biggest = sizes.at(-1)!;
 log(`Steps of the cold ${biggest.pages}-page build (ms from each step's start to its end; steps overlap): ${Object.entries(biggest.times).map(([k, v]) => `${k} ${v}`).join(', ')}.`);
 
+log('');
+log(`Per page of the cold ${biggest.pages}-page build (each step's ms divided by the pages; steps overlap, and compress and write run on libuv's threads while the main thread works): ${['render', 'critical', 'assemble', 'compress', 'write'].map((step) => `${step} ${((biggest.times[step] ?? 0) / biggest.pages).toFixed(2)} ms`).join(', ')}.`);
+
 const project = await scaleSite(WATCH_PAGES);
 try {
   await rm(cacheDir, { recursive: true, force: true });
@@ -182,6 +185,21 @@ try {
   log(`- first page served ${s(watch.firstMs)} after the process started;`);
   log(`- footer tagline edited in content/copy.ts (every page shows it) -> open page reloaded: ${stat(watch.content)}, ${EDITS} edits; the terminal's last line: "${watch.lastRebuild}";`);
   log(`- CSS edit -> stylesheet swapped: ${stat(watch.css)}, ${EDITS} edits.`);
+  const goal = (what: string, value: number, bar: number, unit = 's') =>
+    `| ${what} | ${unit === 's' ? s(value) : `${Math.round(value)} ${unit}`} | ${unit === 's' ? s(bar) : `${bar} ${unit}`} | ${value <= bar ? 'met' : '**not met**'} |`;
+  log('');
+  log('| goal | measured | bar | |');
+  log('|:--|--:|--:|:--|');
+  log(goal(`cold build, ${biggest.pages} pages (wall clock)`, biggest.cold.wallMs, 5000));
+  log(goal(`cold build, ${biggest.pages} pages (build itself)`, biggest.cold.buildMs, 5000));
+  log(goal(`peak memory, ${biggest.pages} pages`, biggest.cold.peakMB, 1024, 'MB'));
+  log(goal(`unchanged build, ${biggest.pages} pages (wall clock)`, biggest.warm.wallMs, 1500));
+  log(goal(`unchanged build, ${biggest.pages} pages (build itself)`, biggest.warm.buildMs, 1500));
+  log(goal('this 3-page site cold (wall clock)', ownCold.wallMs, 1500));
+  log(goal('this 3-page site cold (build itself)', ownCold.buildMs, 1500));
+  log(goal('watch: first page served', watch.firstMs, 2000));
+  log(goal('watch: footer edit -> reloaded page (median)', median(watch.content), 300, 'ms'));
+  log(goal('watch: CSS edit -> swapped stylesheet (median)', median(watch.css), 150, 'ms'));
 } finally {
   await project.remove();
 }
