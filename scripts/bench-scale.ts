@@ -123,6 +123,9 @@ async function timeWatch(root: string, edit: (file: string, change: (text: strin
       );
       css.push((await shown.jsonValue()) - saved);
     }
+  } catch (error) {
+    console.error(`site-gen watch printed:\n${output.split('\n').slice(-40).join('\n')}`);
+    throw error;
   } finally {
     await browser.close();
     child.kill('SIGINT');
