@@ -1,7 +1,7 @@
 // `npm run bench`: measures the built site against the same pages as a client-only React app; writes
 // bench/results.json and bench/RESULTS.md and prints the tables. Options: --build-runs N (5), --lighthouse-runs N (3),
 // --load-runs N (3), --skip-lighthouse.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { launchChromium, measureLoad } from '../bench/lib/browser-load.ts';
@@ -9,6 +9,7 @@ import { timeBuilds } from '../bench/lib/build-times.ts';
 import { buildClientOnly } from '../bench/lib/client-only.ts';
 import { lighthouseOnce, summarise, type LighthouseRun } from '../bench/lib/lighthouse.ts';
 import { currentLoad, describeMachine } from '../bench/lib/machine.ts';
+import { keepSections } from '../bench/lib/results-section.ts';
 import { splitJs, weighPage } from '../bench/lib/page-weight.ts';
 import { markdownReport, textReport } from '../bench/lib/report.ts';
 import { checkTargets, type BenchResults, type PageResult, type VariantName, type VariantResult } from '../bench/lib/results.ts';
@@ -143,7 +144,8 @@ async function main(): Promise<void> {
   };
   await mkdir(benchDir, { recursive: true });
   await writeFile(join(benchDir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
-  await writeFile(join(benchDir, 'RESULTS.md'), markdownReport(results));
+  const previous = await readFile(join(benchDir, 'RESULTS.md'), 'utf8').catch(() => '');
+  await writeFile(join(benchDir, 'RESULTS.md'), keepSections(previous, markdownReport(results)));
   process.stdout.write(`\n${textReport(results)}\nWrote bench/results.json and bench/RESULTS.md in ${results.settings.durationS} s.\n`);
 }
 

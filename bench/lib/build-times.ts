@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { median } from './stats.ts';
 
+const toolRoot = join(import.meta.dirname, '../..');
 const cpuTime = pathToFileURL(join(import.meta.dirname, 'cpu-time.js')).href;
 
 export interface BuildRun {
@@ -15,6 +16,8 @@ export interface BuildRun {
   buildMs: number;
   /** CPU time of the build process (user + system), start-up included. */
   cpuMs: number;
+  /** Peak resident memory of the build process, MB. */
+  peakMB: number;
 }
 
 export interface BuildTimes {
@@ -28,6 +31,8 @@ export interface BuildTimes {
 export interface BuildSummary {
   out: string;
   ms: number;
+  /** Milliseconds of each step of the build, from its start to its end (steps overlap). */
+  times?: Record<string, number>;
   files: number;
   pages: Array<{ path: string; file: string; html: { raw: number; brotli: number }; inlineCss: { raw: number }; js: { raw: number; brotli: number; files: number } }>;
 }
@@ -38,14 +43,16 @@ export interface BuildTimesOptions {
   runs: number;
 }
 
-/** Runs `node bin/site-gen.js build --out <out> --json` once; rejects with the build's own output when it fails. */
+/** Runs `node bin/site-gen.js build --out <out> --json` in `root` once; rejects with the build's own output when it fails. */
 export async function runBuild(root: string, out: string, env: NodeJS.ProcessEnv = {}): Promise<{ run: BuildRun; summary: BuildSummary }> {
   const scratch = await mkdtemp(join(tmpdir(), 'site-gen-bench-'));
   const cpuFile = join(scratch, 'cpu-ms');
+  const rssFile = join(scratch, 'rss-kb');
   try {
-    const { wallMs, summary } = await spawnBuild(root, out, { ...env, BENCH_CPU_FILE: cpuFile });
+    const { wallMs, summary } = await spawnBuild(root, out, { ...env, BENCH_CPU_FILE: cpuFile, BENCH_RSS_FILE: rssFile });
     const cpuMs = Number(await readFile(cpuFile, 'utf8').catch(() => 'NaN'));
-    return { run: { wallMs, buildMs: summary.ms, cpuMs }, summary };
+    const peakMB = Math.round(Number(await readFile(rssFile, 'utf8').catch(() => 'NaN')) / 1024);
+    return { run: { wallMs, buildMs: summary.ms, cpuMs, peakMB }, summary };
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
@@ -54,7 +61,7 @@ export async function runBuild(root: string, out: string, env: NodeJS.ProcessEnv
 function spawnBuild(root: string, out: string, env: NodeJS.ProcessEnv): Promise<{ wallMs: number; summary: BuildSummary }> {
   return new Promise((resolvePromise, reject) => {
     const started = performance.now();
-    const args = ['--import', cpuTime, 'bin/site-gen.js', 'build', '--out', out, '--json'];
+    const args = ['--import', cpuTime, join(toolRoot, 'bin/site-gen.js'), 'build', '--out', out, '--json'];
     const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
@@ -92,6 +99,7 @@ export async function timeBuilds(options: BuildTimesOptions): Promise<BuildTimes
     wallMs: median(runs.map((r) => r.wallMs)),
     buildMs: median(runs.map((r) => r.buildMs)),
     cpuMs: median(runs.map((r) => r.cpuMs)),
+    peakMB: median(runs.map((r) => r.peakMB)),
     samples: runs,
   });
   return { runs: options.runs, cold: pick(cold), warm: pick(warm), summary: summary! };

@@ -4,7 +4,8 @@ import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
-import { routeFile } from '../../src/build/build.ts';
+import { routeFile } from '../../src/build/assemble.ts';
+import { Compressor } from '../../src/build/compress.ts';
 import { loadConfig } from '../../src/build/config.ts';
 import { compileStylesheet } from '../../src/build/css.ts';
 import { browserBuildOptions } from '../../src/build/bundle.ts';
@@ -89,6 +90,6 @@ export async function buildClientOnly(options: { config: string; out: string }):
     files.set(file, shell(config.site, head, stylesheet, bundle));
     return { path: route.path, file };
   });
-  await writeOutput(options.out, withPrecompressed(files));
+  await writeOutput(options.out, await withPrecompressed(files, new Compressor()));
   return { pages, bundle, stylesheet };
 }

@@ -85,8 +85,17 @@ export function browserBuildOptions(root: string, target: string[], minify = tru
   } satisfies BuildOptions;
 }
 
+/** Pages whose entries would be the same code (same islands, same ones loaded at once) share the first one's entry. */
+function entryKey(page: PageIslands): string {
+  const names = (hydrate?: string) => [...new Set(page.islands.filter((i) => !hydrate || i.hydrate === hydrate).map((i) => i.name))].sort();
+  return JSON.stringify([names(), names('load')]);
+}
+
 export async function bundleClient(options: BundleOptions): Promise<ClientBundle> {
-  const pages = options.pages.filter((p) => p.islands.length > 0);
+  const withIslands = options.pages.filter((p) => p.islands.length > 0);
+  const entryOf = new Map<string, PageIslands>();
+  for (const page of withIslands) if (!entryOf.has(entryKey(page))) entryOf.set(entryKey(page), page);
+  const pages = [...entryOf.values()];
   const sources = new Map(pages.map((p) => [p.name, entrySource(options.islandsDir, p, options.root)]));
   const files = new Map<string, Uint8Array>();
   const scripts = new Map<string, PageScripts>();
@@ -127,8 +136,10 @@ export async function bundleClient(options: BundleOptions): Promise<ClientBundle
   const outdir = join(options.root, OUTDIR);
   for (const file of result.outputFiles) files.set(relative(outdir, file.path).split('\\').join('/'), file.contents);
   const outputs = normaliseOutputs(result.metafile);
+  const byEntryPoint = new Map(Object.entries(outputs).flatMap(([file, out]) => (out.entryPoint ? [[out.entryPoint, file] as const] : [])));
+  const islandChunk = (name: string) => byEntryPoint.get(relative(options.root, islandModule(options.islandsDir, name)!).split('\\').join('/'));
   for (const page of pages) {
-    const entry = Object.entries(outputs).find(([, out]) => out.entryPoint === `${ENTRY_NAMESPACE}:${page.name}`)?.[0];
+    const entry = byEntryPoint.get(`${ENTRY_NAMESPACE}:${page.name}`);
     if (!entry) throw new BundleError(`esbuild produced no entry for page ${page.path}; this is a bug in site-gen.`);
     const eager = new Set<string>();
     const addStatic = (file: string) => {
@@ -139,8 +150,7 @@ export async function bundleClient(options: BundleOptions): Promise<ClientBundle
     addStatic(entry);
     const preload = new Set([...eager].filter((f) => f !== entry));
     for (const use of page.islands.filter((i) => i.hydrate === 'load')) {
-      const file = islandModule(options.islandsDir, use.name)!;
-      const chunk = Object.entries(outputs).find(([, out]) => out.entryPoint && join(options.root, out.entryPoint) === file)?.[0];
+      const chunk = islandChunk(use.name);
       if (chunk) {
         const before = new Set(eager);
         addStatic(chunk);
@@ -149,8 +159,7 @@ export async function bundleClient(options: BundleOptions): Promise<ClientBundle
     }
     // Every island's code counts toward the page's weight: idle and visible islands load without any interaction.
     for (const use of page.islands) {
-      const file = islandModule(options.islandsDir, use.name)!;
-      const chunk = Object.entries(outputs).find(([, out]) => out.entryPoint && join(options.root, out.entryPoint) === file)?.[0];
+      const chunk = islandChunk(use.name);
       if (chunk) addStatic(chunk);
     }
     scripts.set(page.name, {
@@ -159,6 +168,7 @@ export async function bundleClient(options: BundleOptions): Promise<ClientBundle
       files: [...eager].sort(),
     });
   }
+  for (const page of withIslands) scripts.set(page.name, scripts.get(entryOf.get(entryKey(page))!.name)!);
   const inputs = Object.keys(result.metafile.inputs)
     .filter((p) => !p.includes(':') && !p.includes('node_modules'))
     .map((p) => join(options.root, p));

@@ -1,5 +1,5 @@
 // Renders one route's page to HTML with renderToString, each island rendered on its own so the browser can hydrate it alone.
-import { parseHTML } from 'linkedom';
+import { Parser } from 'htmlparser2';
 import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { setBase } from '../base.ts';
@@ -118,9 +118,16 @@ export function escapeAttribute(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&#39;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
+/** Every link and id of the page, read in one pass of htmlparser2's tokenizer: no document is built. */
 export function collectLinks(html: string): { links: string[]; ids: string[] } {
-  const { document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`);
-  const links = [...document.querySelectorAll('a[href], area[href]')].map((a) => a.getAttribute('href')!);
-  const ids = [...document.querySelectorAll('[id]')].map((el) => el.getAttribute('id')!);
+  const links: string[] = [];
+  const ids: string[] = [];
+  const parser = new Parser({
+    onopentag(name, attributes) {
+      if ((name === 'a' || name === 'area') && attributes.href !== undefined) links.push(attributes.href);
+      if (attributes.id !== undefined) ids.push(attributes.id);
+    },
+  });
+  parser.end(html);
   return { links, ids };
 }

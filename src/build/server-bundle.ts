@@ -1,6 +1,7 @@
 // Bundles the site's TypeScript (config, content, pages) for Node with esbuild and imports the result.
 import { build, type Message, type Metafile, type Plugin } from 'esbuild';
 import { createHash } from 'node:crypto';
+import { realpathSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -38,12 +39,21 @@ const shareToolModules: Plugin = {
     build.onResolve({ filter: /\.(ts|tsx)$|^\.{1,2}\// }, (args) => {
       if (!args.resolveDir) return undefined;
       const path = resolve(args.resolveDir, args.path);
-      const candidates = [path, `${path}.ts`, `${path}.tsx`];
+      // A project may reach the tool's files through a symlink (a copy of the project that links src/island.tsx).
+      const candidates = [path, `${path}.ts`, `${path}.tsx`].flatMap((file) => [file, realpathOrSelf(file)]);
       const shared = sharedModules.find((m) => candidates.includes(m));
       return shared ? { path: pathToFileURL(shared).href, external: true } : undefined;
     });
   },
 };
+
+function realpathOrSelf(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
+  }
+}
 
 let loads = 0;
 

@@ -1,13 +1,8 @@
 // Maps changed files to the build stages they invalidate, from the files each stage read in the last build.
 import path from 'node:path';
+import type { Stage } from '../build/pipeline.ts';
 
-/**
- * The dev build's stages, in the order they run. `render` has no files of its own: it reruns when `config` or `site`
- * did, and the builder adds it then.
- */
-export type Stage = 'config' | 'template' | 'public' | 'css' | 'site' | 'render' | 'client';
-
-export const STAGES: readonly Stage[] = ['config', 'template', 'public', 'css', 'site', 'render', 'client'];
+export type { Stage };
 
 /** What the last build read, stage by stage: absolute paths. */
 export interface InputIndex {
@@ -16,11 +11,11 @@ export interface InputIndex {
   publicDir: string;
   contentDir: string;
   islandsDir: string;
-  /** The site's server code: routes, pages, components, content and their imports. */
+  /** The site's server code: routes, pages, components, content and their imports (the `content` stage). */
   site: ReadonlySet<string>;
-  /** The stylesheet and every CSS file it imports. */
+  /** The stylesheet and every CSS file it imports (the `stylesheet` stage). */
   css: ReadonlySet<string>;
-  /** The browser bundle's sources: islands, what they import, the runtime. */
+  /** The browser bundle's sources: islands, what they import, the runtime (the `bundle` stage). */
   client: ReadonlySet<string>;
 }
 
@@ -43,13 +38,13 @@ export function stagesFor(file: string, index: InputIndex, aliases: string[] = [
     if (name === index.config) stages.add('config');
     if (name === index.template) stages.add('template');
     if (isInside(index.publicDir, name)) stages.add('public');
-    if (index.css.has(name)) stages.add('css');
-    if (index.site.has(name)) stages.add('site');
-    if (index.client.has(name)) stages.add('client');
-    if (SCRIPT.test(name) && isInside(index.contentDir, name)) stages.add('site');
+    if (index.css.has(name)) stages.add('stylesheet');
+    if (index.site.has(name)) stages.add('content');
+    if (index.client.has(name)) stages.add('bundle');
+    if (SCRIPT.test(name) && isInside(index.contentDir, name)) stages.add('content');
     if (SCRIPT.test(name) && isInside(index.islandsDir, name)) {
-      stages.add('site');
-      stages.add('client');
+      stages.add('content');
+      stages.add('bundle');
     }
   }
   return stages;

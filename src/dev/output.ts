@@ -15,6 +15,8 @@ export interface ServedBuild {
   build: string;
   /** While the last rebuild is broken: the document every page request gets, with status 500. */
   errorPage?: string;
+  /** The document a page request gets, with status 500, when that page fails as it is rendered on request. */
+  failedPage?(error: unknown): string;
 }
 
 /** Tells a page's reload client which build it was served from and which output file it is (none for the error page). */
@@ -52,22 +54,30 @@ function send(res: ServerResponse, method: string | undefined, status: number, h
  */
 export function createOutputHandler(current: () => ServedBuild): Handler {
   return (req, res, pathname) => {
-    const { files, build, errorPage } = current();
+    const { files, build, errorPage, failedPage } = current();
     const policy = policyOf(files);
     const file = resolveOutputPath(files, pathname);
     // The error page has no output file of its own: it is an HTML page that is never cached, as 404.html is.
     const page = (html: string, status: number, served?: string) =>
       send(res, req.method, status, policy.responseHeaders(served ?? '404.html'), withBuildMeta(html, build, served));
+    // A page is rendered when first read, and may fail then: it gets the error screen, the other pages are served.
+    const pageFile = (name: string, status: number) => {
+      let html: string;
+      try {
+        html = text(files.get(name)!);
+      } catch (error) {
+        if (!failedPage) throw error;
+        return page(failedPage(error), 500);
+      }
+      page(html, status, name);
+    };
 
     if (errorPage !== undefined && (!file || file.endsWith('.html'))) page(errorPage, 500);
-    else if (file?.endsWith('.html')) page(text(files.get(file)!), 200, file);
+    else if (file?.endsWith('.html')) pageFile(file, 200);
     else if (file) {
       send(res, req.method, 200, policy.responseHeaders(file), files.get(file)!);
-    } else {
-      const notFound = files.get('404.html');
-      if (notFound !== undefined) page(text(notFound), 404, '404.html');
-      else send(res, req.method, 404, policy.responseHeaders('404.txt'), `404 Not Found: ${pathname}\n`);
-    }
+    } else if (files.has('404.html')) pageFile('404.html', 404);
+    else send(res, req.method, 404, policy.responseHeaders('404.txt'), `404 Not Found: ${pathname}\n`);
     return true;
   };
 }

@@ -23,6 +23,8 @@ export class Publisher {
   #builds = 0;
   /** The error the pages show and the terminal printed, while the build stays broken. */
   #shownError: string | undefined;
+  /** The last error a page rendered on request failed with, printed once. */
+  #shownPageError: string | undefined;
 
   constructor(options: PublisherOptions) {
     this.#options = options;
@@ -49,7 +51,7 @@ export class Publisher {
     const { builder, hub, info } = this.#options;
     const recovered = this.#shownError !== undefined;
     this.#shownError = undefined;
-    if (outcome.change !== 'none') this.served = { files: builder.output!.files, build: this.#nextBuild() };
+    if (outcome.change !== 'none') this.served = { files: builder.output!.files, build: this.#nextBuild(), failedPage: (error) => this.#pageFailed(error) };
     const build = this.served.build;
     if (outcome.change === 'css') hub.send({ type: 'css', build, href: builder.output!.stylesheet });
     if (outcome.change === 'page') {
@@ -60,6 +62,24 @@ export class Publisher {
     const rebuilt = `${outcome.rebuilt.join(', ') || 'pages'} in ${outcome.ms} ms`;
     const action = { none: 'output unchanged', css: 'stylesheet swapped', page: 'pages reloaded' }[outcome.change];
     info(what === undefined ? `${clock()} first build: ${rebuilt}` : `${clock()} ${what}: ${rebuilt}; ${action}`);
+  }
+
+  /** A page that fails as it is rendered on request: its error screen, and the error printed once. */
+  #pageFailed(error: unknown): string {
+    const { builder, scripts } = this.#options;
+    const failure = describeFailure(error, builder.paths);
+    const text = failure.stack ? `${failure.message}\n${failure.stack}` : failure.message;
+    if (text !== this.#shownPageError) {
+      this.#shownPageError = text;
+      this.#options.info(`${clock()} a page failed as it was rendered; it shows the error`);
+      this.#options.error(text.replace(/^/gm, '  '));
+    }
+    return errorPage(failure, {
+      stylesheet: builder.output?.stylesheet,
+      scripts,
+      theme: builder.config?.site.themeDefault === 'light' ? 'light' : 'dark',
+      lang: builder.config?.site.lang ?? 'en',
+    });
   }
 
   /** Serves the error page in place of every page and tells the pages to show it; prints a new error once. */
@@ -73,7 +93,8 @@ export class Publisher {
     this.#shownError = text;
     // The error screen is styled by the site's stylesheet: the one just compiled if the CSS stage got that far.
     const stylesheet = builder.stylesheetFiles();
-    const files: OutputFiles = new Map([...(builder.output?.files ?? []), ...(stylesheet?.files ?? [])]);
+    // Only the files made so far: every page is the error page now, and making the others would render them all.
+    const files: OutputFiles = new Map([...(builder.output?.files.made() ?? []), ...(stylesheet?.files ?? [])]);
     this.served = {
       files,
       build: this.#nextBuild(),

@@ -41,7 +41,7 @@ builder.after(async (context) => {
 
 builder('the first build runs every stage and puts the reload client on every page', async (context) => {
   const first = ok(await context.builder.rebuild());
-  assert.equal(first.stages, ['config', 'template', 'public', 'css', 'site', 'render', 'client']);
+  assert.equal(first.stages, ['config', 'template', 'public', 'stylesheet', 'content', 'render', 'bundle']);
   assert.is(first.change, 'page');
   for (const page of ['index.html', 'contact/index.html', 'static/index.html', '404.html']) {
     assert.match(html(context, page), '<script type="module" src="/__site-gen/reload.js"></script>', page);
@@ -49,11 +49,30 @@ builder('the first build runs every stage and puts the reload client on every pa
   assert.not.ok([...context.builder.output!.files.keys()].some((file) => /\.(br|gz)$/.test(file)), 'nothing is precompressed in dev');
 });
 
+builder('renders a page when it is first read, and a rebuild renders again only the pages read before it', async (context) => {
+  const outcome = ok(await saved(context, 'content/copy.ts'));
+  assert.is(outcome.change, 'none', 'nothing changed');
+  const made = [...context.builder.output!.files.made().keys()].filter((file) => file.endsWith('.html'));
+  assert.equal(made.sort(), ['404.html', 'contact/index.html', 'index.html', 'static/index.html'], 'the pages the first test read');
+
+  const fresh = new DevBuilder({ paths: projectPaths(context.fixture.config), extraScripts: [] });
+  try {
+    ok(await fresh.rebuild());
+    const files = fresh.output!.files;
+    assert.ok(files.has('contact/index.html'), 'every page is known');
+    assert.not.ok(files.made().has('contact/index.html'), 'but none is rendered before it is read');
+    assert.match(String(files.get('static/index.html')), 'No islands here');
+    assert.equal([...files.made().keys()].filter((file) => file.endsWith('.html')), ['static/index.html']);
+  } finally {
+    await fresh.dispose();
+  }
+});
+
 builder('a content edit re-renders the pages without re-bundling the islands, and only the pages that changed differ', async (context) => {
   const scripts = [...context.builder.output!.files].filter(([file]) => file.endsWith('.js'));
   context.fixture.edit('content/copy.ts', (text) => text.replace("heading: 'Fixture home'", "heading: 'Edited home'"));
   const outcome = ok(await saved(context, 'content/copy.ts'));
-  assert.equal(outcome.stages, ['site', 'render']);
+  assert.equal(outcome.stages, ['content', 'render']);
   assert.is(outcome.change, 'page');
   assert.equal(outcome.changed, ['index.html'], 'the heading is on the home page alone');
   assert.match(html(context, 'index.html'), 'Edited home');
@@ -64,7 +83,7 @@ builder('a CSS edit recompiles the stylesheet and derives the critical CSS again
   const before = context.builder.output!.stylesheet;
   context.fixture.edit('src/site/styles/form.css', (text) => `${text}\n.form { padding: 3px; }\n`);
   const outcome = ok(await saved(context, 'src/site/styles/form.css'));
-  assert.equal(outcome.stages, ['css']);
+  assert.equal(outcome.stages, ['stylesheet']);
   assert.is(outcome.change, 'css');
   assert.ok(outcome.rebuilt.some((step) => step.startsWith('critical CSS')), 'critical CSS derived again');
   assert.is.not(context.builder.output!.stylesheet, before, 'a new stylesheet URL');
@@ -74,7 +93,7 @@ builder('a CSS edit recompiles the stylesheet and derives the critical CSS again
 builder('an island edit rebuilds the browser bundle as well as the pages', async (context) => {
   context.fixture.edit('src/site/islands/counter.tsx', (text) => text.replace('className="counter"', 'className="counter counter-edited"'));
   const outcome = ok(await saved(context, 'src/site/islands/counter.tsx'));
-  assert.equal(outcome.stages, ['site', 'render', 'client']);
+  assert.equal(outcome.stages, ['content', 'render', 'bundle']);
   assert.ok(outcome.changed.some((file) => file.endsWith('.js')), 'a script changed');
   assert.match(html(context, 'index.html'), 'counter-edited');
 });
@@ -110,13 +129,13 @@ builder('a stage that failed is retried on the next rebuild, even one asked for 
   // The fix may be a file the failed build never read: the watcher then asks for no stage at all.
   context.fixture.edit('src/site/pages/static.tsx', (text) => text.replace('export function Static((', 'export function Static'));
   const retried = ok(await context.builder.rebuild([]));
-  assert.equal(retried.stages, ['site', 'render']);
+  assert.equal(retried.stages, ['content', 'render']);
 });
 
 builder('a config edit rebuilds everything that reads the config', async (context) => {
   context.fixture.edit('site.config.ts', (text) => text.replace(/name: '([^']*)'/, "name: 'Renamed Fixture'"));
   const outcome = ok(await saved(context, 'site.config.ts'));
-  assert.equal(outcome.stages, ['config', 'css', 'render', 'client'], 'the browserslist sets the CSS and script targets');
+  assert.equal(outcome.stages, ['config', 'stylesheet', 'render', 'bundle'], 'the browserslist sets the CSS and script targets');
   assert.match(html(context, 'index.html'), 'Renamed Fixture');
 });
 
@@ -125,17 +144,17 @@ builder.run();
 const change = suite('changeOf');
 
 change('after the first build or a failure every page reloads', () => {
-  assert.is(changeOf([], ['css'], true), 'page');
+  assert.is(changeOf([], ['stylesheet'], true), 'page');
 });
 
 change('no changed file means nothing to do', () => {
-  assert.is(changeOf([], ['site', 'render'], false), 'none');
+  assert.is(changeOf([], ['content', 'render'], false), 'none');
 });
 
 change('only the CSS stage ran: swap the stylesheet; anything else: reload', () => {
-  assert.is(changeOf(['assets/site-1.css', 'index.html'], ['css'], false), 'css');
-  assert.is(changeOf(['index.html'], ['site', 'render'], false), 'page');
-  assert.is(changeOf(['index.html'], ['css', 'template'], false), 'page');
+  assert.is(changeOf(['assets/site-1.css', 'index.html'], ['stylesheet'], false), 'css');
+  assert.is(changeOf(['index.html'], ['content', 'render'], false), 'page');
+  assert.is(changeOf(['index.html'], ['stylesheet', 'template'], false), 'page');
 });
 
 change('changedFiles lists added, removed and altered files, comparing bytes', () => {

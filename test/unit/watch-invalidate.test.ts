@@ -35,24 +35,24 @@ const sorted = (list: Stage[]) => [...list].sort();
 const mapping = suite('stagesFor');
 
 mapping('a content file re-runs the site code only: no CSS, no browser bundle', () => {
-  assert.equal(stages('content/copy.ts'), ['site']);
+  assert.equal(stages('content/copy.ts'), ['content']);
 });
 
 mapping('a component only the server renders re-runs the site code, not the browser bundle', () => {
-  assert.equal(stages('src/site/components/Hero.tsx'), ['site']);
+  assert.equal(stages('src/site/components/Hero.tsx'), ['content']);
 });
 
 mapping('an island re-runs both the site code (it is server-rendered) and the browser bundle', () => {
-  assert.equal(stages('src/site/islands/faq.tsx'), sorted(['site', 'client']));
+  assert.equal(stages('src/site/islands/faq.tsx'), sorted(['content', 'bundle']));
 });
 
 mapping('a module shared by pages and islands re-runs both', () => {
-  assert.equal(stages('src/site/lib/text.ts'), sorted(['site', 'client']));
+  assert.equal(stages('src/site/lib/text.ts'), sorted(['content', 'bundle']));
 });
 
 mapping('a stylesheet the entry imports re-runs the CSS stage alone', () => {
-  assert.equal(stages('src/site/styles/hero.css'), ['css']);
-  assert.equal(stages('src/site/styles/main.css'), ['css']);
+  assert.equal(stages('src/site/styles/hero.css'), ['stylesheet']);
+  assert.equal(stages('src/site/styles/main.css'), ['stylesheet']);
 });
 
 mapping('a stylesheet nothing imports changes nothing', () => {
@@ -73,11 +73,11 @@ mapping('any file in public/, at any depth, re-runs the public stage', () => {
 });
 
 mapping('a new content file re-runs the site code, which lists content/ to find it', () => {
-  assert.equal(stages('content/team.ts'), ['site']);
+  assert.equal(stages('content/team.ts'), ['content']);
 });
 
 mapping('a new island module re-runs the site code and the browser bundle: a page may already name it', () => {
-  assert.equal(stages('src/site/islands/newsletter.tsx'), sorted(['site', 'client']));
+  assert.equal(stages('src/site/islands/newsletter.tsx'), sorted(['content', 'bundle']));
 });
 
 mapping('a file the build never read (tool code, notes) changes nothing', () => {
@@ -88,12 +88,12 @@ mapping('a file the build never read (tool code, notes) changes nothing', () => 
 
 mapping('a file reached through a symlink matches by its real path', () => {
   assert.equal([...stagesFor(at('src/runtime/start.ts'), index)], [], 'the project path alone is unknown');
-  assert.equal([...stagesFor(at('src/runtime/start.ts'), index, ['/tool/src/runtime/start.ts'])], ['client']);
+  assert.equal([...stagesFor(at('src/runtime/start.ts'), index, ['/tool/src/runtime/start.ts'])], ['bundle']);
 });
 
 mapping('the stages of a batch are the union of each change', () => {
   const union = stagesForAll([{ file: at('content/copy.ts') }, { file: at('src/site/styles/hero.css') }, { file: at('notes.md') }], index);
-  assert.equal([...union].sort(), sorted(['site', 'css']));
+  assert.equal([...union].sort(), sorted(['content', 'stylesheet']));
   assert.equal([...stagesForAll([], index)], []);
 });
 

@@ -1,15 +1,19 @@
 // `site-gen watch`: what each rebuild makes the server answer, tells the open pages and prints.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { PagesOnRequest } from '../../src/build/pages-on-request.ts';
 import type { DevBuilder, RebuildOutcome } from '../../src/dev/builder.ts';
 import { Publisher } from '../../src/dev/publish.ts';
 import type { ReloadEvent } from '../../src/dev/reload.ts';
 import { ContentError } from '../../src/errors.ts';
 
+/** An output whose files are all made already (no page waits for a request). */
+const made = (entries: Array<[string, string]> = []) => new PagesOnRequest(new Map(entries), [], () => '');
+
 /** The parts of a builder the publisher reads, with the output a test sets. */
 function fakeBuilder() {
   const state = {
-    output: undefined as { files: Map<string, string>; stylesheet: string } | undefined,
+    output: undefined as { files: PagesOnRequest; stylesheet: string } | undefined,
     stylesheet: undefined as { url: string; files: Map<string, string> } | undefined,
   };
   const builder = {
@@ -38,14 +42,14 @@ function setup() {
   return { state, publisher, events, lines, errors };
 }
 
-const ok = (change: 'none' | 'css' | 'page', changed: string[]): RebuildOutcome => ({ ok: true, change, changed, stages: ['site', 'render'], rebuilt: ['site code', '3 pages'], ms: 42 });
+const ok = (change: 'none' | 'css' | 'page', changed: string[]): RebuildOutcome => ({ ok: true, change, changed, stages: ['content', 'render'], rebuilt: ['site code', '3 pages'], ms: 42 });
 const failed = (message: string): RebuildOutcome => ({ ok: false, error: new ContentError(message), stages: [], rebuilt: [], ms: 7 });
 
 const publish = suite('Publisher');
 
 publish('the first build is served and printed, with nothing to tell pages that are not open yet beyond a reload', () => {
   const { state, publisher, events, lines } = setup();
-  state.output = { files: new Map([['index.html', 'v1']]), stylesheet: '/assets/site-1.css' };
+  state.output = { files: made([['index.html', 'v1']]), stylesheet: '/assets/site-1.css' };
   publisher.publish(ok('page', ['index.html']), undefined);
   assert.is(publisher.served.files.get('index.html'), 'v1');
   assert.is(publisher.served.errorPage, undefined);
@@ -55,10 +59,10 @@ publish('the first build is served and printed, with nothing to tell pages that 
 
 publish('a change to some pages reloads only those pages; the build id moves on', () => {
   const { state, publisher, events, lines } = setup();
-  state.output = { files: new Map([['index.html', 'v1']]), stylesheet: '/assets/site-1.css' };
+  state.output = { files: made([['index.html', 'v1']]), stylesheet: '/assets/site-1.css' };
   publisher.publish(ok('page', ['index.html']), undefined);
   const first = publisher.served.build;
-  state.output = { files: new Map([['index.html', 'v2']]), stylesheet: '/assets/site-1.css' };
+  state.output = { files: made([['index.html', 'v2']]), stylesheet: '/assets/site-1.css' };
   publisher.publish(ok('page', ['contact/index.html']), 'content/copy.ts');
   assert.is.not(publisher.served.build, first);
   assert.equal(events[1], { type: 'reload', build: publisher.served.build, pages: ['contact/index.html'] });
@@ -67,14 +71,14 @@ publish('a change to some pages reloads only those pages; the build id moves on'
 
 publish('a changed script or public file reloads every page', () => {
   const { state, publisher, events } = setup();
-  state.output = { files: new Map(), stylesheet: '/assets/site-1.css' };
+  state.output = { files: made(), stylesheet: '/assets/site-1.css' };
   publisher.publish(ok('page', ['assets/index-ABCDEFGH.js', 'index.html']), 'src/site/islands/faq.tsx');
   assert.equal(events[0], { type: 'reload', build: publisher.served.build });
 });
 
 publish('a CSS-only change sends the new stylesheet to swap', () => {
   const { state, publisher, events, lines } = setup();
-  state.output = { files: new Map(), stylesheet: '/assets/site-2.css' };
+  state.output = { files: made(), stylesheet: '/assets/site-2.css' };
   publisher.publish(ok('css', ['assets/site-2.css', 'index.html']), 'src/site/styles/hero.css');
   assert.equal(events, [{ type: 'css', build: publisher.served.build, href: '/assets/site-2.css' }]);
   assert.match(lines[0]!, 'stylesheet swapped');
@@ -82,7 +86,7 @@ publish('a CSS-only change sends the new stylesheet to swap', () => {
 
 publish('an output that did not change tells the pages nothing and keeps the build id', () => {
   const { state, publisher, events, lines } = setup();
-  state.output = { files: new Map(), stylesheet: '/assets/site-1.css' };
+  state.output = { files: made(), stylesheet: '/assets/site-1.css' };
   publisher.publish(ok('page', []), undefined);
   const build = publisher.served.build;
   publisher.publish(ok('none', []), 'content/copy.ts');
@@ -93,7 +97,7 @@ publish('an output that did not change tells the pages nothing and keeps the bui
 
 publish('a failure serves the error page styled by the last stylesheet, reloads the pages and prints the error once', () => {
   const { state, publisher, events, lines, errors } = setup();
-  state.output = { files: new Map([['index.html', 'good']]), stylesheet: '/assets/site-1.css' };
+  state.output = { files: made([['index.html', 'good']]), stylesheet: '/assets/site-1.css' };
   publisher.publish(ok('page', ['index.html']), undefined);
   state.stylesheet = { url: '/assets/site-3.css', files: new Map([['assets/site-3.css', 'body{}']]) };
   publisher.publish(failed('content/copy.ts: hero.badge is missing.'), 'content/copy.ts');
@@ -118,7 +122,7 @@ publish('a failure serves the error page styled by the last stylesheet, reloads 
 
 publish('the fix after a failure reloads every page, whatever changed', () => {
   const { state, publisher, events } = setup();
-  state.output = { files: new Map([['index.html', 'good']]), stylesheet: '/assets/site-1.css' };
+  state.output = { files: made([['index.html', 'good']]), stylesheet: '/assets/site-1.css' };
   publisher.publish(failed('broken'), 'content/copy.ts');
   publisher.publish(ok('page', ['index.html']), 'content/copy.ts');
   assert.is(publisher.served.errorPage, undefined);

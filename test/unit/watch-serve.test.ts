@@ -3,6 +3,7 @@ import http from 'node:http';
 import { parseHTML } from 'linkedom';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { PagesOnRequest } from '../../src/build/pages-on-request.ts';
 import { describeFailure, errorPage } from '../../src/dev/error-page.tsx';
 import { createOutputHandler, withBuildMeta, type ServedBuild } from '../../src/dev/output.ts';
 import { resolveOutputPath } from '../../src/http/paths.ts';
@@ -135,6 +136,24 @@ serve('while the build is broken, pages and unknown paths get the error page wit
       assert.match(reply.text, 'content="s.2"', 'the error page carries the build too');
     }
     assert.is((await request(`${context.url}/assets/site-1a2b3c4d.css`)).status, 200, 'the error page is styled by the last stylesheet');
+  } finally {
+    context.served = { files, build: 's.3' };
+  }
+});
+
+serve('a page that fails as it is rendered on request gets its error screen with 500; the other pages are served', async (context) => {
+  const lazy = new PagesOnRequest(new Map([['404.html', '<html><head></head><body>Not found</body></html>']]), ['index.html', 'contact/index.html'], (file) => {
+    if (file === 'contact/index.html') throw new RenderError('Could not render /contact: boom');
+    return HOME;
+  });
+  context.served = { files: lazy, build: 's.4', failedPage: (error) => `<html><head></head><body>Failed: ${(error as Error).message}</body></html>` };
+  try {
+    const contact = await request(`${context.url}/contact`);
+    assert.is(contact.status, 500);
+    assert.match(contact.text, 'Failed: Could not render /contact: boom');
+    const home = await request(`${context.url}/`);
+    assert.is(home.status, 200);
+    assert.match(home.text, '<h1>Home</h1>');
   } finally {
     context.served = { files, build: 's.3' };
   }

@@ -1,0 +1,107 @@
+// The assemble stage: each page's document, and every output file before compression (public/, assets, pages, sitemap).
+import { createHash } from 'node:crypto';
+import { relative } from 'node:path';
+import type { SiteConfig, SiteInfo } from '../config.ts';
+import { SiteGenError } from '../errors.ts';
+import { HASHED_FILES_PATH, serializeHashedFiles } from '../http/hashed-files.ts';
+import type { Route } from '../routes.ts';
+import type { ClientBundle, PageScripts } from './bundle.ts';
+import type { CompiledStylesheet } from './css.ts';
+import { absoluteUrl, fontUrls, renderDocument } from './document.ts';
+import type { ProjectPaths } from './paths.ts';
+import type { RenderedPage } from './render.tsx';
+import type { OutputFiles } from './write.ts';
+
+/** Output file of a route: "/" -> index.html, "/contact" -> contact/index.html, or the route's own `file`. */
+export function routeFile(route: Pick<Route, 'path' | 'file'>): string {
+  if (route.file) return route.file;
+  const path = route.path.replace(/^\/+|\/+$/g, '');
+  return path ? `${path}/index.html` : 'index.html';
+}
+
+/** Name of the page's script entry: "index", "contact", "404". */
+export function entryName(route: Pick<Route, 'path' | 'file'>): string {
+  return routeFile(route).replace(/\/index\.html$|\.html$/, '').replace(/\//g, '-') || 'index';
+}
+
+/** The full stylesheet's output path, named by its content. */
+export function stylesheetFile(css: string): string {
+  return `assets/site-${createHash('sha256').update(css).digest('hex').slice(0, 8)}.css`;
+}
+
+export interface PageInput {
+  config: SiteConfig;
+  base: string;
+  route: Route;
+  page: RenderedPage;
+  template: string;
+  paths: ProjectPaths;
+  /** The page's scripts, if it has islands. */
+  scripts: PageScripts | undefined;
+  /** The page's critical CSS (criticalCss of the full stylesheet and the page's HTML). */
+  critical: string;
+  cssFile: string;
+  extraScripts?: string[];
+}
+
+export function pageDocument(input: PageInput): string {
+  const { route, scripts } = input;
+  return renderDocument({
+    template: input.template,
+    templateFile: relative(input.paths.root, input.paths.template),
+    site: input.config.site,
+    base: input.base,
+    path: route.path,
+    head: input.page.head,
+    body: input.page.html,
+    criticalCss: input.critical,
+    stylesheet: input.base + input.cssFile,
+    script: scripts?.entry,
+    modulePreloads: scripts?.preloads ?? [],
+    fontPreloads: fontUrls(input.critical),
+    extraScripts: input.extraScripts,
+  });
+}
+
+export interface OutputParts {
+  publicFiles: OutputFiles;
+  stylesheet: CompiledStylesheet;
+  cssFile: string;
+  client: ClientBundle;
+  /** Each page's output file and document. */
+  pages: Array<{ file: string; html: string }>;
+  site: SiteInfo;
+  /** Route paths listed in the sitemap. */
+  indexed: string[];
+}
+
+/** Every output file before compression: public/ as is, then what the build makes, which may not take a public file's path. */
+export function assembleOutput(parts: OutputParts): OutputFiles {
+  const files: OutputFiles = new Map(parts.publicFiles);
+  const add = (path: string, data: Uint8Array | string) => {
+    if (files.has(path)) throw new SiteGenError(`public/${path} has the same path as a file the build writes. Rename or remove it.`);
+    files.set(path, data);
+  };
+  add(parts.cssFile, parts.stylesheet.css);
+  // Every file named by its content: the stylesheet, its url() files, and all esbuild writes (entries, chunks, assets).
+  const hashed = [parts.cssFile];
+  for (const asset of parts.stylesheet.assets) {
+    if (files.has(asset.fileName)) continue;
+    add(asset.fileName, asset.source);
+    hashed.push(asset.fileName);
+  }
+  for (const [path, data] of parts.client.files) {
+    add(path, data);
+    hashed.push(path);
+  }
+  for (const page of parts.pages) add(page.file, page.html);
+  add('sitemap.xml', sitemap(parts.site, parts.indexed));
+  add('robots.txt', `User-agent: *\nAllow: /\n\nSitemap: ${absoluteUrl(parts.site, '/sitemap.xml')}\n`);
+  add(HASHED_FILES_PATH, serializeHashedFiles(hashed));
+  return files;
+}
+
+function sitemap(site: SiteInfo, paths: string[]): string {
+  const urls = paths.map((p) => `  <url><loc>${absoluteUrl(site, p)}</loc></url>`).join('\n');
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
+}

@@ -1,0 +1,99 @@
+// What the kept rules use: the @font-face, @keyframes and @property rules reached through fonts, animations and var().
+import type { Declaration } from 'postcss';
+import { unprefixed, type Selection } from './select.ts';
+
+/** Decides which @font-face, @keyframes and @property rules the kept rules use. */
+export function keepUsedDefinitions(selection: Selection): void {
+  const usage = new Usage();
+  for (const rule of selection.selectors.keys()) rule.walkDecls((declaration) => usage.add(declaration));
+  const values = usage.resolve();
+
+  const usedFamilies = [...usage.fontValues, ...values].flatMap(fontItems);
+  const fontIsUsed = (family: string) => usedFamilies.some((item) => item === family || item.endsWith(` ${family}`));
+  for (const fontFace of selection.fontFaces) {
+    let family = '';
+    fontFace.walkDecls(/^font-family$/i, (declaration) => {
+      family = normalizeFamily(declaration.value);
+    });
+    if (family && fontIsUsed(family)) selection.definitions.add(fontFace);
+  }
+
+  const animationNames = new Set([...usage.animationValues, ...values].flatMap(identifiers));
+  const inKeptKeyframes = new Usage();
+  for (const keyframes of selection.keyframes) {
+    if (!animationNames.has(unquote(keyframes.params.trim()))) continue;
+    selection.definitions.add(keyframes);
+    keyframes.walkDecls((declaration) => inKeptKeyframes.add(declaration));
+  }
+
+  inKeptKeyframes.resolve();
+  const usedProperties = new Set([...usage.referenced, ...usage.defined, ...inKeptKeyframes.referenced, ...inKeptKeyframes.defined]);
+  for (const property of selection.properties) {
+    if (usedProperties.has(property.params.trim())) selection.definitions.add(property);
+  }
+}
+
+/** What kept declarations use: custom properties (defined and referenced), font families, animation names. */
+class Usage {
+  private readonly definitions = new Map<string, string[]>();
+  private readonly roots = new Set<string>();
+  readonly fontValues: string[] = [];
+  readonly animationValues: string[] = [];
+  /** Custom properties reached through var(), directly or through other custom properties. Filled by resolve(). */
+  readonly referenced = new Set<string>();
+
+  get defined(): string[] {
+    return [...this.definitions.keys()];
+  }
+
+  add(declaration: Declaration): void {
+    const property = declaration.prop;
+    if (property.startsWith('--')) {
+      const values = this.definitions.get(property) ?? [];
+      values.push(declaration.value);
+      this.definitions.set(property, values);
+      return;
+    }
+    for (const name of varReferences(declaration.value)) this.roots.add(name);
+    const bare = unprefixed(property);
+    if (bare === 'font-family' || bare === 'font') this.fontValues.push(declaration.value);
+    if (bare === 'animation' || bare === 'animation-name') this.animationValues.push(declaration.value);
+  }
+
+  /** Follows var() from the declarations through the custom properties they reference; returns those values. */
+  resolve(): string[] {
+    const queue = [...this.roots];
+    const values: string[] = [];
+    while (queue.length > 0) {
+      const name = queue.shift()!;
+      if (this.referenced.has(name)) continue;
+      this.referenced.add(name);
+      for (const value of this.definitions.get(name) ?? []) {
+        values.push(value);
+        queue.push(...varReferences(value));
+      }
+    }
+    return values;
+  }
+}
+
+function varReferences(value: string): string[] {
+  return [...value.matchAll(/var\(\s*(--[^\s,)]+)/g)].map((match) => match[1]!);
+}
+
+/** The comma-separated items of a font value, unquoted and lower-cased: `700 1rem/1.2 "Anton", serif` -> ['700 1rem/1.2 anton', 'serif']. */
+function fontItems(value: string): string[] {
+  return value.split(/[,()]/).map(normalizeFamily).filter(Boolean);
+}
+
+function normalizeFamily(value: string): string {
+  return value.replace(/["']/g, '').replace(/\s+/g, ' ').trim().toLowerCase();
+}
+
+function identifiers(value: string): string[] {
+  return value.split(/[\s,()]+/).filter(Boolean).map(unquote);
+}
+
+function unquote(value: string): string {
+  return /^(["']).*\1$/.test(value) ? value.slice(1, -1) : value;
+}

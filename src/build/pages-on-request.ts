@@ -1,0 +1,66 @@
+// The dev server's output: every file the build makes, its pages rendered when first read rather than all up front.
+import type { OutputFiles } from './write.ts';
+
+/**
+ * A map of output files whose pages are made when first read (`get`), then kept. `has` and `size` know every page
+ * without making it; iterating makes them all (`site-gen watch --out` writes the whole site). `made()` lists what
+ * exists so far, without making the rest.
+ */
+export class PagesOnRequest extends Map<string, Uint8Array | string> {
+  readonly #pages: ReadonlySet<string>;
+  readonly #make: (file: string) => string;
+
+  /** `files`: everything but the pages; `pages`: the pages' output files; `make`: renders one (and may throw). */
+  constructor(files: OutputFiles, pages: Iterable<string>, make: (file: string) => string) {
+    super(files);
+    this.#pages = new Set(pages);
+    this.#make = make;
+  }
+
+  override get(file: string): Uint8Array | string | undefined {
+    if (!super.has(file) && this.#pages.has(file)) super.set(file, this.#make(file));
+    return super.get(file);
+  }
+
+  override has(file: string): boolean {
+    return super.has(file) || this.#pages.has(file);
+  }
+
+  override get size(): number {
+    let size = super.size;
+    for (const file of this.#pages) if (!super.has(file)) size += 1;
+    return size;
+  }
+
+  isPage(file: string): boolean {
+    return this.#pages.has(file);
+  }
+
+  /** The files that exist now: everything but the pages not read yet. */
+  made(): OutputFiles {
+    return new Map(super.entries());
+  }
+
+  override entries(): MapIterator<[string, Uint8Array | string]> {
+    for (const file of this.#pages) this.get(file);
+    return super.entries();
+  }
+
+  override keys(): MapIterator<string> {
+    for (const file of this.#pages) this.get(file);
+    return super.keys();
+  }
+
+  override values(): MapIterator<Uint8Array | string> {
+    for (const file of this.#pages) this.get(file);
+    return super.values();
+  }
+
+  override [Symbol.iterator](): MapIterator<[string, Uint8Array | string]> {
+    return this.entries();
+  }
+
+  override forEach(callback: (value: Uint8Array | string, key: string, map: Map<string, Uint8Array | string>) => void, thisArg?: unknown): void {
+    for (const [key, value] of this.entries()) callback.call(thisArg, value, key, this);
+  }
+}

@@ -1,0 +1,430 @@
+// The one stage graph of site-gen: what each stage needs, run whole by `site-gen build` and again, in part, by `site-gen watch`.
+import { existsSync, readdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { relative } from 'node:path';
+import type { SiteConfig } from '../config.ts';
+import { ContentError, RenderError } from '../errors.ts';
+import type { Route } from '../routes.ts';
+import { assembleOutput, entryName, pageDocument, routeFile, stylesheetFile } from './assemble.ts';
+import { bundleClient, entrySource, type ClientBundle, type PageIslands } from './bundle.ts';
+import { assertNoBrokenLinks, findBrokenLinks } from './check.ts';
+import type { Compressor } from './compress.ts';
+import { loadConfig } from './config.ts';
+import { compileStylesheet, type CompiledStylesheet } from './css.ts';
+import { criticalCss } from './critical.ts';
+import { matchedAttributes, pageShape } from './critical/shape.ts';
+import { checkTemplate } from './document.ts';
+import { EsbuildCache } from './esbuild-cache.ts';
+import type { ProjectPaths } from './paths.ts';
+import { renderPage, type RenderedPage } from './render.tsx';
+import { loadSite, validateContent } from './site-module.ts';
+import { esbuildTargets, resolveBrowsers } from './targets.ts';
+import { PagesOnRequest } from './pages-on-request.ts';
+import { readTree, type OutputFiles } from './write.ts';
+
+/**
+ * The stages whose results are kept between runs, in the order they are reported. After them every run does, per
+ * page, critical CSS (kept while the page's HTML and the stylesheet stay the same) and assembly, then checks the links;
+ * `site-gen build` then compresses, checks the budgets and writes (see build.ts).
+ */
+export type Stage = 'config' | 'template' | 'public' | 'stylesheet' | 'content' | 'render' | 'bundle';
+
+export const STAGES: readonly Stage[] = ['config', 'template', 'public', 'stylesheet', 'content', 'render', 'bundle'];
+
+/**
+ * What each stage reads of the others: a stage reruns when one of these does. `bundle` reads the pages only through
+ * which islands each one uses, so a rerun of `render` reruns it only when that changed.
+ */
+export const NEEDS: Readonly<Record<Stage, readonly Stage[]>> = {
+  config: [],
+  template: [],
+  public: [],
+  stylesheet: ['config'],
+  content: [],
+  render: ['config', 'content'],
+  bundle: ['config', 'render'],
+};
+
+export interface PipelineOptions {
+  paths: ProjectPaths;
+  /** URL path the site is served under, normalised ("/", "/my-site/"). */
+  base: string;
+  /**
+   * `build`: every page rendered, minified scripts, and the first failure ends the run. `dev`: each page rendered when
+   * first read and kept until a stage it needs reruns (see PagesOnRequest), one script entry for every island, readable
+   * scripts, esbuild's work kept between runs, and the stages a failure does not reach still run.
+   */
+  mode: 'build' | 'dev';
+  /** External scripts every page loads (the dev server's reload client). */
+  extraScripts?: string[];
+  /** Starts compressing each output file as soon as it exists, so the thread pool works while pages are assembled. */
+  compressor?: Compressor;
+}
+
+export interface RenderedRoute {
+  route: Route;
+  page: RenderedPage;
+}
+
+export interface PageOutput {
+  route: Route;
+  /** What the page rendered to: its body, links, ids, islands. */
+  page: RenderedPage;
+  file: string;
+  /** The whole document. */
+  html: string;
+  critical: string;
+}
+
+export interface PipelineOutput {
+  config: SiteConfig;
+  /**
+   * Every output file, uncompressed: public/, the stylesheet and its assets, scripts, pages, sitemap, robots.txt. In
+   * dev, a PagesOnRequest: a page is rendered when first read.
+   */
+  files: OutputFiles;
+  /** Each page (build only: dev renders them on request). */
+  pages: PageOutput[];
+  client: ClientBundle;
+  /** The full stylesheet's URL. */
+  stylesheet: string;
+  /** Project files the run read (for the watcher). */
+  inputs: string[];
+}
+
+/**
+ * `stages`: the kept stages that ran and succeeded; `rebuilt`: the same in words, with what the pages needed.
+ * A failed run keeps its stage stale, and those after it, until a run succeeds.
+ */
+export type PipelineRun =
+  | { ok: true; output: PipelineOutput; stages: Stage[]; rebuilt: string[]; times: StageTimes }
+  | { ok: false; error: unknown; stages: Stage[]; rebuilt: string[]; times: StageTimes };
+
+/** Milliseconds each step of a run took, from its start to its end (steps overlap: they do not add up to the run). */
+export type StageTimes = Partial<Record<Stage | 'critical' | 'assemble', number>>;
+
+interface SiteState {
+  routes: Route[];
+  content: Record<string, unknown>;
+  inputs: string[];
+}
+
+export class Pipeline {
+  readonly paths: ProjectPaths;
+  readonly #options: PipelineOptions;
+  /** Stages whose result is missing or stale: every stage before the first run, and a failed stage until it succeeds. */
+  readonly #dirty = new Set<Stage>(STAGES);
+  readonly #esbuild: EsbuildCache | undefined;
+  /** Each page's critical CSS with the stylesheet and HTML it came from: kept while neither changes. */
+  readonly #critical = new Map<string, { css: string; html: string; critical: string }>();
+  /** Critical CSS by page shape (see critical-shape.ts), for the stylesheet it was selected from. */
+  #byShape: { css: string; attributes: Set<string>; critical: Map<string, string> } = { css: '', attributes: new Set(), critical: new Map() };
+  #config: SiteConfig | undefined;
+  #template: string | undefined;
+  #publicFiles: OutputFiles | undefined;
+  #stylesheet: CompiledStylesheet | undefined;
+  #site: SiteState | undefined;
+  #rendered: RenderedRoute[] | undefined;
+  /** Dev: the pages rendered so far, by output file, until `render` reruns. */
+  readonly #onRequest = new Map<string, RenderedPage>();
+  /** Dev: pages whose critical CSS was derived since the last run began. */
+  #derivedOnRequest = 0;
+  #islands: string | undefined;
+  #client: ClientBundle | undefined;
+
+  constructor(options: PipelineOptions) {
+    this.paths = options.paths;
+    this.#options = options;
+    this.#esbuild = options.mode === 'dev' ? new EsbuildCache() : undefined;
+  }
+
+  get config(): SiteConfig | undefined {
+    return this.#config;
+  }
+
+  /** The stylesheet as last compiled (newer than the last good output's when a later stage failed). */
+  get stylesheet(): CompiledStylesheet | undefined {
+    return this.#stylesheet;
+  }
+
+  /** Dev: how many pages had their critical CSS derived since the last run began (pages render on request). */
+  get criticalDerived(): number {
+    return this.#derivedOnRequest;
+  }
+
+  /** What the stages read, as the watcher maps a changed file to them. */
+  get reads(): { site: string[]; css: string[]; client: string[] } {
+    return { site: this.#site?.inputs ?? [], css: this.#stylesheet?.dependencies ?? [], client: this.#client?.inputs ?? [] };
+  }
+
+  /** Reruns the `changed` stages, the stages that need them, and any stage a failure left stale; then the pages. */
+  async run(changed: Iterable<Stage> = []): Promise<PipelineRun> {
+    const dirty = this.#dirty;
+    this.#derivedOnRequest = 0;
+    for (const stage of changed) dirty.add(stage);
+    for (const stage of STAGES) {
+      const needs = stage === 'bundle' ? (['config'] as const) : NEEDS[stage];
+      if (needs.some((need) => dirty.has(need))) dirty.add(stage);
+    }
+
+    const notes = new Map<Stage, string>();
+    const times: StageTimes = {};
+    const failures = new Map<Stage, unknown>();
+    const started = new Map<Stage, Promise<boolean>>();
+    // Each stage waits for what it needs, so independent stages overlap (the stylesheet compiles while the site loads).
+    const start = (stage: Stage): Promise<boolean> => {
+      let running = started.get(stage);
+      if (!running) {
+        running = (async () => {
+          const ready = await Promise.all(NEEDS[stage].map(start));
+          if (!ready.every(Boolean)) return false;
+          if (!dirty.has(stage)) return true;
+          if (this.#options.mode === 'build' && failures.size > 0) return false;
+          try {
+            const began = performance.now();
+            notes.set(stage, await this.#work(stage));
+            times[stage] = Math.round(performance.now() - began);
+            dirty.delete(stage);
+            return true;
+          } catch (error) {
+            failures.set(stage, error);
+            return false;
+          }
+        })();
+        started.set(stage, running);
+      }
+      return running;
+    };
+    const ready = Promise.all(STAGES.map(start));
+    // Critical CSS needs only the stylesheet and the pages: derived on this thread while esbuild bundles on another core.
+    const critical = Promise.all([start('stylesheet'), start('render')]).then(async (needs) => {
+      if (!needs.every(Boolean) || this.#options.mode === 'dev') return 0;
+      await new Promise((resolve) => setImmediate(resolve)); // the bundle stage hands esbuild its work first
+      const began = performance.now();
+      const count = this.#deriveCritical();
+      times.critical = Math.round(performance.now() - began);
+      return count;
+    });
+    const [done, derived] = await Promise.all([ready, critical.then((count) => ({ count }), (error: unknown) => ({ error }))]);
+    const stages = STAGES.filter((stage) => notes.has(stage));
+    const rebuilt = stages.map((stage) => notes.get(stage)!);
+    const failed = STAGES.find((stage) => failures.has(stage));
+    if (failed) return { ok: false, error: failures.get(failed), stages, rebuilt, times };
+    if (!done.every(Boolean)) throw new Error('site-gen: a stage neither ran nor failed; this is a bug.');
+
+    try {
+      if ('error' in derived) throw derived.error;
+      if (derived.count > 0) rebuilt.push(`critical CSS ×${derived.count}`);
+      const began = performance.now();
+      const output = this.#options.mode === 'dev' ? this.#pagesOnRequest() : this.#pages();
+      times.assemble = Math.round(performance.now() - began);
+      return { ok: true, output, stages, rebuilt, times };
+    } catch (error) {
+      return { ok: false, error, stages, rebuilt, times };
+    }
+  }
+
+  /** Frees esbuild's kept context. */
+  async dispose(): Promise<void> {
+    await this.#esbuild?.dispose();
+  }
+
+  /** Runs one stage, keeping its result; returns what it did, in words. */
+  async #work(stage: Stage): Promise<string> {
+    const { paths, base } = this.#options;
+    switch (stage) {
+      case 'config':
+        this.#config = await loadConfig(paths.config);
+        return 'config';
+      case 'template':
+        this.#template = await readTemplate(paths);
+        return 'template';
+      case 'public':
+        this.#publicFiles = await readTree(paths.public);
+        return 'public/';
+      case 'stylesheet':
+        this.#stylesheet = await compileStylesheet({ entry: paths.stylesheet, browserslist: this.#config!.build.browserslist, base });
+        return 'CSS';
+      case 'content': {
+        const site = await loadSite(paths);
+        const content = validateContent(paths, site);
+        this.#site = { routes: checkRoutes(paths, site.routes), content, inputs: site.inputs };
+        return 'site code';
+      }
+      case 'render': {
+        if (this.#options.mode === 'dev') {
+          this.#onRequest.clear();
+          return 'pages on request';
+        }
+        const props = { site: this.#config!.site, content: this.#site!.content };
+        this.#rendered = this.#site!.routes.map((route) => ({ route, page: renderPage(route, { ...props, path: route.path }, { base }) }));
+        const islands = JSON.stringify(this.#rendered.map(({ route, page }) => [entryName(route), page.islands]));
+        if (islands !== this.#islands) this.#dirty.add('bundle');
+        this.#islands = islands;
+        return `${this.#rendered.length} pages`;
+      }
+      case 'bundle': {
+        const dev = this.#options.mode === 'dev';
+        this.#client = await bundleClient({
+          root: paths.root,
+          islandsDir: paths.islands,
+          pages: dev ? [devEntry(paths)] : this.#rendered!.map(({ route, page }) => ({ name: entryName(route), path: route.path, islands: page.islands })),
+          target: esbuildTargets(resolveBrowsers(this.#config!.build.browserslist)),
+          base,
+          // Readable stack traces in the browser, and a faster rebuild; budgets are for `site-gen build`.
+          minify: !dev,
+          cache: this.#esbuild,
+        });
+        const compressor = this.#options.compressor;
+        if (compressor) for (const [file, data] of this.#client.files) void compressor.compress(file, data);
+        return 'scripts';
+      }
+    }
+  }
+
+  /** Each page's critical CSS, derived again where the page's HTML or the stylesheet changed; returns how many were. */
+  #deriveCritical(): number {
+    const files = new Set<string>();
+    let derived = 0;
+    for (const { route, page } of this.#rendered!) {
+      const file = routeFile(route);
+      files.add(file);
+      if (this.#criticalFor(file, page.html).derived) derived += 1;
+    }
+    for (const file of this.#critical.keys()) if (!files.has(file)) this.#critical.delete(file);
+    return derived;
+  }
+
+  /** The page's critical CSS: kept while its HTML and the stylesheet stay the same, shared by pages of one shape. */
+  #criticalFor(file: string, html: string): { critical: string; derived: boolean } {
+    const css = this.#stylesheet!.css;
+    const kept = this.#critical.get(file);
+    if (kept?.css === css && kept.html === html) return { critical: kept.critical, derived: false };
+    if (this.#byShape.css !== css) this.#byShape = { css, attributes: matchedAttributes(css), critical: new Map() };
+    const { attributes, critical: byShape } = this.#byShape;
+    // Pages of one template share a shape: the rules are selected once for all of them.
+    const shape = pageShape(html, attributes);
+    let critical = byShape.get(shape);
+    const derived = critical === undefined;
+    if (critical === undefined) {
+      critical = criticalCss(css, html);
+      byShape.set(shape, critical);
+    }
+    this.#critical.set(file, { css, html, critical });
+    return { critical, derived };
+  }
+
+  /**
+   * Dev: every output file but the pages, and the pages as a PagesOnRequest: one is rendered, checked for broken links
+   * and given its critical CSS when first read. Rendering every page before serving one would cost seconds on a big site.
+   */
+  #pagesOnRequest(): PipelineOutput {
+    const { paths, base, extraScripts } = this.#options;
+    const config = this.#config!;
+    const stylesheet = this.#stylesheet!;
+    const client = this.#client!;
+    const site = this.#site!;
+    const cssFile = stylesheetFile(stylesheet.css);
+    const props = { site: config.site, content: site.content };
+    const byFile = new Map(site.routes.map((route) => [routeFile(route), route]));
+    const files = assembleOutput({
+      publicFiles: this.#publicFiles!,
+      stylesheet,
+      cssFile,
+      client,
+      // Only the pages' paths, so that a public file in the way is reported now; the pages are made on request.
+      pages: [...byFile.keys()].map((file) => ({ file, html: '' })),
+      site: config.site,
+      indexed: site.routes.filter((route) => !route.head({ ...props, path: route.path }).noindex).map((route) => route.path),
+    });
+    for (const file of byFile.keys()) files.delete(file);
+    const known = new Set([...files.keys(), ...byFile.keys()]);
+
+    const rendered = (route: Route): RenderedPage => {
+      const file = routeFile(route);
+      let page = this.#onRequest.get(file);
+      if (!page) {
+        page = renderPage(route, { ...props, path: route.path }, { base });
+        this.#onRequest.set(file, page);
+      }
+      return page;
+    };
+    const make = (file: string): string => {
+      const route = byFile.get(file)!;
+      const page = rendered(route);
+      // The islands it names must exist (the dev entry bundles whatever is in the folder).
+      if (page.islands.length > 0) entrySource(paths.islands, { name: 'dev', path: route.path, islands: page.islands }, paths.root);
+      // Other pages only matter for an #anchor on them: each is rendered when a link needs its ids.
+      const others = site.routes
+        .filter((other) => other !== route)
+        .map((other) => ({ path: other.path, links: [], get ids() { return rendered(other).ids; } }));
+      assertNoBrokenLinks(findBrokenLinks([{ path: route.path, links: page.links, ids: page.ids }, ...others], known, base));
+      const { critical, derived } = this.#criticalFor(file, page.html);
+      if (derived) this.#derivedOnRequest += 1;
+      const scripts = page.islands.length > 0 ? client.pages.get('dev') : undefined;
+      return pageDocument({ config, base, route, page, template: this.#template!, paths, scripts, critical, cssFile, extraScripts });
+    };
+    const inputs = [...new Set([paths.config, ...site.inputs, ...stylesheet.dependencies, ...client.inputs, paths.template])].sort();
+    return { config, files: new PagesOnRequest(files, byFile.keys(), make), pages: [], client, stylesheet: base + cssFile, inputs };
+  }
+
+  /** Documents and the whole output, checked for broken links. */
+  #pages(): PipelineOutput {
+    const { paths, base, extraScripts, compressor } = this.#options;
+    const config = this.#config!;
+    const stylesheet = this.#stylesheet!;
+    const client = this.#client!;
+    const rendered = this.#rendered!;
+    const cssFile = stylesheetFile(stylesheet.css);
+    const pages = rendered.map(({ route, page }): PageOutput => {
+      const file = routeFile(route);
+      const kept = this.#critical.get(file)!;
+      const scripts = client.pages.get(entryName(route));
+      const html = pageDocument({ config, base, route, page, template: this.#template!, paths, scripts, critical: kept.critical, cssFile, extraScripts });
+      void compressor?.compress(file, html);
+      return { route, page, file, html, critical: kept.critical };
+    });
+    const files = assembleOutput({
+      publicFiles: this.#publicFiles!,
+      stylesheet,
+      cssFile,
+      client,
+      pages,
+      site: config.site,
+      indexed: rendered.filter(({ page }) => !page.head.noindex).map(({ route }) => route.path),
+    });
+    const linked = rendered.map(({ route, page }) => ({ path: route.path, links: page.links, ids: page.ids }));
+    assertNoBrokenLinks(findBrokenLinks(linked, new Set(files.keys()), base));
+    const inputs = [...new Set([paths.config, ...this.#site!.inputs, ...stylesheet.dependencies, ...client.inputs, paths.template])].sort();
+    return { config, files, pages, client, stylesheet: base + cssFile, inputs };
+  }
+}
+
+/** Dev's one script entry: every island module in the islands folder, each loaded only where a page has it. */
+function devEntry(paths: ProjectPaths): PageIslands {
+  const names = existsSync(paths.islands) ? readdirSync(paths.islands).filter((file) => /\.(tsx|ts|jsx|js)$/.test(file) && !/\.d\.ts$/.test(file)) : [];
+  const islands = [...new Set(names.map((file) => file.replace(/\.[^.]+$/, '')))].sort().map((name) => ({ name, hydrate: 'idle' as const }));
+  return { name: 'dev', path: 'site-gen watch', islands };
+}
+
+export async function readTemplate(paths: ProjectPaths): Promise<string> {
+  const shown = relative(paths.root, paths.template);
+  if (!existsSync(paths.template)) throw new RenderError(`${shown} does not exist. Create the document template (see README.md, "Templates").`);
+  const template = await readFile(paths.template, 'utf8');
+  checkTemplate(template, shown);
+  return template;
+}
+
+export function checkRoutes(paths: ProjectPaths, routes: Route[]): Route[] {
+  const shown = relative(paths.root, paths.routes);
+  const seen = new Map<string, string>();
+  routes.forEach((route, i) => {
+    if (!route || typeof route.path !== 'string' || !route.path.startsWith('/')) throw new ContentError(`${shown}: routes[${i}].path must be a path starting with "/".`);
+    if (typeof route.page !== 'function') throw new ContentError(`${shown}: routes[${i}] (${route.path}) has no page component.`);
+    if (typeof route.head !== 'function') throw new ContentError(`${shown}: routes[${i}] (${route.path}) has no head() function giving its title.`);
+    const file = routeFile(route);
+    if (seen.has(file)) throw new ContentError(`${shown}: routes ${seen.get(file)} and ${route.path} both write ${file}. Give each route its own path.`);
+    seen.set(file, route.path);
+  });
+  return routes;
+}
