@@ -1,5 +1,6 @@
 // The shape of site.config.ts: what a deployer sets, with the defaults the tool applies.
 import { z } from 'zod';
+import { DEFAULT_MAX_PATHS, DISTRIBUTION_ID, MAX_PATHS_LIMIT } from './deploy/invalidation.ts';
 
 // A custom message for a wrong value only: a missing one keeps zod's "received undefined", which reads "is missing".
 const unlessMissing = (message: string) => (issue: { input: unknown }) => (issue.input === undefined ? undefined : message);
@@ -68,6 +69,14 @@ export const deploySchema = z
     maxDeletes: z.number().int().nonnegative().default(256),
     concurrency: z.number().int().positive().max(64).default(8),
     gzip: z.boolean().default(false),
+    /** The CloudFront distribution in front of the bucket: invalidated after each deploy that changes a page. */
+    cloudfront: z
+      .strictObject({
+        distribution: z.string().regex(DISTRIBUTION_ID, 'must be a CloudFront distribution ID such as "E2QWRUHAPOMQZL"'),
+        /** More changed paths than this are invalidated as one wildcard. */
+        maxPaths: z.number().int().min(1).max(MAX_PATHS_LIMIT).default(DEFAULT_MAX_PATHS),
+      })
+      .optional(),
   })
   .default({ prefix: '', maxDeletes: 256, concurrency: 8, gzip: false });
 
