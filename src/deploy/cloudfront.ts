@@ -74,7 +74,7 @@ export function explainCloudFrontError(error: unknown, context: Pick<CdnContext,
     case 'TooManyInvalidationsInProgress':
       return `the distribution "${distribution}" has too many invalidations in progress (TooManyInvalidationsInProgress); wait for them to finish`;
     case 'Throttling':
-      return 'CloudFront kept refusing the request as too frequent (Throttling), through every retry; wait a minute';
+      return `CloudFront refused the request as too frequent (Throttling: ${(error as Error).message})`;
     case 'InvalidArgument':
       return `CloudFront refused the paths (InvalidArgument: ${(error as Error).message})`;
   }
