@@ -1,7 +1,7 @@
 // The shape of site.config.ts: what a deployer sets, with the defaults the tool applies.
 import { z } from 'zod';
 import { DEFAULT_MAX_PATHS, DISTRIBUTION_ID, MAX_PATHS_LIMIT } from './deploy/invalidation.ts';
-import { DEFAULT_HSTS, DENIED_FEATURES, MANAGED_HEADERS, REFERRER_POLICIES } from './http/security.ts';
+import { DEFAULT_HSTS, DENIED_FEATURES, MANAGED_HEADERS, REFERRER_POLICIES } from './http/policy.ts';
 
 // A custom message for a wrong value only: a missing one keeps zod's "received undefined", which reads "is missing".
 const unlessMissing = (message: string) => (issue: { input: unknown }) => (issue.input === undefined ? undefined : message);

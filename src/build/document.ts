@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { SiteInfo } from '../config.ts';
 import { RenderError } from '../errors.ts';
-import { PAGE_INDEPENDENT_CSP } from '../http/security.ts';
+import { PAGE_INDEPENDENT_CSP } from '../http/policy.ts';
 import type { PageHead } from '../routes.ts';
 import { escapeAttribute } from './render.tsx';
 

@@ -39,6 +39,13 @@ export function parseHeadersFile(text: string, where: string): Record<string, st
   return headers;
 }
 
+/** The headers of a build kept in memory (the dev server's), or undefined when it has none. */
+export function headersFileOf(files: ReadonlyMap<string, Uint8Array | string>): Record<string, string> | undefined {
+  const data = files.get(HEADERS_FILE);
+  if (data === undefined) return undefined;
+  return parseHeadersFile(typeof data === 'string' ? data : Buffer.from(data).toString('utf8'), HEADERS_FILE);
+}
+
 /** The headers dist/_headers gives every response, or undefined when the folder has none (built by an older site-gen). */
 export async function readHeadersFile(dir: string): Promise<Record<string, string> | undefined> {
   const file = join(dir, HEADERS_FILE);

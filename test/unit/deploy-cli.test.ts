@@ -119,7 +119,7 @@ cli('exits 3 when S3 is deployed but the CloudFront distribution is unknown, and
     const flags = ['--bucket', 'cli-flags', '--endpoint', state.server.endpoint, '--cloudfront-endpoint', cdn.endpoint];
     const unknown = await siteGen([...flags, '--cloudfront-distribution', 'E9UNKNOWN'], state.project);
     assert.is(unknown.code, 3, 'exit code 3: deployed to S3, CDN not invalidated');
-    assert.match(unknown.stdout, /Deployed to s3:\/\/cli-flags\/: uploaded 2 files/);
+    assert.match(unknown.stdout, /Deployed to s3:\/\/cli-flags\/: 2 uploaded/);
     assert.match(unknown.stderr, /^Deployed to s3:\/\/cli-flags\/, but the CloudFront distribution E9UNKNOWN was not invalidated: CloudFront has no distribution "E9UNKNOWN"/);
     assert.match(unknown.stderr, 'aws cloudfront create-invalidation --distribution-id E9UNKNOWN --paths "/contact" "/contact/" "/contact/index.html"');
     assert.not.match(unknown.stderr, /\n\s+at /, 'no stack trace');

@@ -11,7 +11,7 @@ import { headersSchema } from '../../src/config.ts';
 import { scanOutput } from '../../src/deploy/local.ts';
 import { ConfigError, SiteGenError } from '../../src/errors.ts';
 import { HEADERS_FILE, parseHeadersFile, serializeHeadersFile } from '../../src/http/headers-file.ts';
-import { securityHeaders } from '../../src/http/security.ts';
+import { securityHeaders } from '../../src/http/policy.ts';
 import { copyFixture } from '../helpers/fixture.ts';
 
 const SITE = {
@@ -120,7 +120,7 @@ file('the build writes it from the config, and the header CSP agrees with every 
   }
 });
 
-file('public/_headers is refused: the headers come from site.config.ts', async () => {
+file('public/_headers is refused: the build writes it from site.config.ts', async () => {
   const fixture = copyFixture();
   try {
     fixture.write('public/_headers', '/*\n  X-Mine: 1\n');
@@ -128,7 +128,7 @@ file('public/_headers is refused: the headers come from site.config.ts', async (
       await buildSite({ config: fixture.config, out: 'unused', write: false });
       assert.unreachable('the build must fail');
     } catch (error) {
-      assert.match((error as Error).message, 'public/_headers has the same path as the file the build writes from the headers section of site.config.ts');
+      assert.match((error as Error).message, 'public/_headers has the same path as a file the build writes. Rename or remove it.');
     }
   } finally {
     fixture.remove();
