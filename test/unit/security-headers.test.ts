@@ -9,6 +9,7 @@ import { buildSite } from '../../src/build/build.ts';
 import { validateConfig } from '../../src/build/config.ts';
 import { headersSchema } from '../../src/config.ts';
 import { scanOutput } from '../../src/deploy/local.ts';
+import { createStaticServer } from '../../src/dev/server.ts';
 import { ConfigError, SiteGenError } from '../../src/errors.ts';
 import { HEADERS_FILE, parseHeadersFile, serializeHeadersFile } from '../../src/http/headers-file.ts';
 import { securityHeaders } from '../../src/http/policy.ts';
@@ -144,6 +145,32 @@ file('deploy never uploads _headers', async () => {
     await writeFile(join(dir, HEADERS_FILE), serializeHeadersFile({ 'X-Content-Type-Options': 'nosniff' }));
     assert.equal((await scanOutput(dir)).map((f) => f.path), ['contact/index.html', 'index.html']);
   } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+file('serve sends the _headers of the folder on every answer, and a damaged one is a 500 naming it', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'site-gen-headers-'));
+  const server = createStaticServer({
+    dir,
+    port: 0,
+    handlers: [(_req, res, pathname) => pathname === '/handled' && (res.writeHead(200, { 'Content-Type': 'text/plain' }).end('handled'), true)],
+  });
+  try {
+    await writeFile(join(dir, 'index.html'), '<h1>Home</h1>');
+    await writeFile(join(dir, HEADERS_FILE), serializeHeadersFile({ 'X-Content-Type-Options': 'nosniff', 'X-Test': 'one' }));
+    const { url } = await server.listen();
+    for (const [path, method, status] of [['/', 'GET', 200], ['/handled', 'GET', 200], ['/missing', 'GET', 404], ['/', 'POST', 405], ['/_headers', 'GET', 404]] as const) {
+      const answer = await fetch(url + path, { method });
+      assert.is(answer.status, status, `${method} ${path}`);
+      assert.is(answer.headers.get('x-test'), 'one', `${method} ${path} carries the headers of _headers`);
+    }
+    await writeFile(join(dir, HEADERS_FILE), '/*\n  broken line\n');
+    const broken = await fetch(url + '/');
+    assert.is(broken.status, 500);
+    assert.match(await broken.text(), `${join(dir, HEADERS_FILE)}:2 is not a "  Name: value" line under a path. Run \`site-gen build\` again`);
+  } finally {
+    await server.close();
     await rm(dir, { recursive: true, force: true });
   }
 });
