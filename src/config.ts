@@ -1,5 +1,7 @@
 // The shape of site.config.ts: what a deployer sets, with the defaults the tool applies.
 import { z } from 'zod';
+import { DEFAULT_MAX_PATHS, DISTRIBUTION_ID, MAX_PATHS_LIMIT } from './deploy/invalidation.ts';
+import { DEFAULT_HSTS, DENIED_FEATURES, MANAGED_HEADERS, REFERRER_POLICIES } from './http/policy.ts';
 
 // A custom message for a wrong value only: a missing one keeps zod's "received undefined", which reads "is missing".
 const unlessMissing = (message: string) => (issue: { input: unknown }) => (issue.input === undefined ? undefined : message);
@@ -68,13 +70,50 @@ export const deploySchema = z
     maxDeletes: z.number().int().nonnegative().default(256),
     concurrency: z.number().int().positive().max(64).default(8),
     gzip: z.boolean().default(false),
+    /** The CloudFront distribution in front of the bucket: invalidated after each deploy that changes a page. */
+    cloudfront: z
+      .strictObject({
+        distribution: z.string().regex(DISTRIBUTION_ID, 'must be a CloudFront distribution ID such as "E2QWRUHAPOMQZL"'),
+        /** More changed paths than this are invalidated as one wildcard. */
+        maxPaths: z.number().int().min(1).max(MAX_PATHS_LIMIT).default(DEFAULT_MAX_PATHS),
+      })
+      .optional(),
   })
   .default({ prefix: '', maxDeletes: 256, concurrency: 8, gzip: false });
+
+const ONE_LINE = /^[^\r\n]+$/;
+const managed = new Set(MANAGED_HEADERS.map((name) => name.toLowerCase()));
+
+/** The security headers of every response: written to dist/_headers, sent by `site-gen serve` and `site-gen watch`. */
+export const headersSchema = z
+  .strictObject({
+    /** CSP frame-ancestors: who may show the pages in a frame. "'none'": nobody (no clickjacking). */
+    frameAncestors: z.string().regex(/^[^\r\n;]+$/, 'must be a CSP source list such as "\'none\'" or "\'self\'"').default("'none'"),
+    /** Strict-Transport-Security, or false to send none (a site not yet on HTTPS everywhere). */
+    hsts: z.union([z.string().regex(ONE_LINE), z.literal(false)]).default(DEFAULT_HSTS),
+    referrerPolicy: z.enum(REFERRER_POLICIES).default('strict-origin-when-cross-origin'),
+    /** Browser features switched off on every page (Permissions-Policy `feature=()`). */
+    denyFeatures: z.array(z.string().regex(/^[a-z][a-z-]*$/, 'must be a feature name such as "camera"')).default([...DENIED_FEATURES]),
+    /** More headers for every response, e.g. { 'Cross-Origin-Opener-Policy': 'same-origin' }. */
+    extra: z
+      .record(z.string(), z.string().regex(ONE_LINE, 'must be one line'))
+      .superRefine((extra, context) => {
+        for (const name of Object.keys(extra)) {
+          if (!/^[A-Za-z0-9-]+$/.test(name)) context.addIssue({ code: 'custom', path: [name], message: 'is not a header name such as "Cross-Origin-Opener-Policy"' });
+          else if (managed.has(name.toLowerCase())) {
+            context.addIssue({ code: 'custom', path: [name], message: 'comes from the other fields of headers (frameAncestors, hsts, referrerPolicy, denyFeatures); set it there' });
+          }
+        }
+      })
+      .default({}),
+  })
+  .prefault({});
 
 export const configSchema = z.strictObject({
   site: siteSchema,
   build: buildSchema,
   deploy: deploySchema,
+  headers: headersSchema,
 });
 
 /** What site.config.ts may say (defaults filled in later). */

@@ -2,6 +2,8 @@
 
 export class SiteGenError extends Error {
   override name = 'SiteGenError';
+  /** The process exit code the CLI ends with for this error; 1 unless a subclass means something more precise. */
+  readonly exitCode: number = 1;
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
   }
@@ -60,6 +62,15 @@ export class WriteError extends SiteGenError {
 /** A deploy to S3 failed. */
 export class DeployError extends SiteGenError {
   override name = 'DeployError';
+}
+
+/** Exit code of a deploy that reached S3 but could not invalidate the CDN: the site is half deployed. */
+export const EXIT_CDN_NOT_INVALIDATED = 3;
+
+/** The files are deployed to S3, but the CDN in front was not invalidated (or not confirmed to be): it may serve old pages. */
+export class CdnError extends DeployError {
+  override name = 'CdnError';
+  override readonly exitCode = EXIT_CDN_NOT_INVALIDATED;
 }
 
 /** The message chain of an error: its own message, then each cause's, one per line. */

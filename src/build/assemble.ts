@@ -4,6 +4,8 @@ import { relative } from 'node:path';
 import type { SiteConfig, SiteInfo } from '../config.ts';
 import { SiteGenError } from '../errors.ts';
 import { HASHED_FILES_PATH, serializeHashedFiles } from '../http/hashed-files.ts';
+import { HEADERS_FILE, serializeHeadersFile } from '../http/headers-file.ts';
+import { securityHeaders } from '../http/policy.ts';
 import type { Route } from '../routes.ts';
 import type { ClientBundle, PageScripts } from './bundle.ts';
 import type { CompiledStylesheet } from './css.ts';
@@ -73,6 +75,8 @@ export interface OutputParts {
   site: SiteInfo;
   /** Route paths listed in the sitemap. */
   indexed: string[];
+  /** The headers section of site.config.ts, written as _headers. */
+  headers: SiteConfig['headers'];
 }
 
 /** Every output file before compression: public/ as is, then what the build makes, which may not take a public file's path. */
@@ -98,6 +102,7 @@ export function assembleOutput(parts: OutputParts): OutputFiles {
   add('sitemap.xml', sitemap(parts.site, parts.indexed));
   add('robots.txt', `User-agent: *\nAllow: /\n\nSitemap: ${absoluteUrl(parts.site, '/sitemap.xml')}\n`);
   add(HASHED_FILES_PATH, serializeHashedFiles(hashed));
+  add(HEADERS_FILE, serializeHeadersFile(securityHeaders(parts.headers)));
   return files;
 }
 

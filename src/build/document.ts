@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { SiteInfo } from '../config.ts';
 import { RenderError } from '../errors.ts';
+import { PAGE_INDEPENDENT_CSP } from '../http/policy.ts';
 import type { PageHead } from '../routes.ts';
 import { escapeAttribute } from './render.tsx';
 
@@ -68,9 +69,8 @@ export function contentSecurityPolicy(inlineScripts: string[], inlineStyles: str
     "img-src 'self' data:",
     "font-src 'self'",
     "connect-src 'self'",
-    "object-src 'none'",
-    "base-uri 'self'",
-    "form-action 'self'",
+    // The same directives as the header CSP: a host without the headers still gets them from the meta.
+    ...PAGE_INDEPENDENT_CSP,
   ].join('; ');
 }
 

@@ -336,6 +336,7 @@ export class Pipeline {
       pages: [...byFile.keys()].map((file) => ({ file, html: '' })),
       site: config.site,
       indexed: site.routes.filter((route) => !route.head({ ...props, path: route.path }).noindex).map((route) => route.path),
+      headers: config.headers,
     });
     for (const file of byFile.keys()) files.delete(file);
     const known = new Set([...files.keys(), ...byFile.keys()]);
@@ -392,6 +393,7 @@ export class Pipeline {
       pages,
       site: config.site,
       indexed: rendered.filter(({ page }) => !page.head.noindex).map(({ route }) => route.path),
+      headers: config.headers,
     });
     const linked = rendered.map(({ route, page }) => ({ path: route.path, links: page.links, ids: page.ids }));
     assertNoBrokenLinks(findBrokenLinks(linked, new Set(files.keys()), base));

@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { loadConfig } from '../build/config.ts';
+import { EXIT_CDN_NOT_INVALIDATED } from '../errors.ts';
 import { deploy } from '../deploy/deploy.ts';
 import { DEFAULTS, resolveDeployOptions, type DeployConfig, type DeployFlags } from '../deploy/options.ts';
 
@@ -25,15 +26,26 @@ export function addDeployCommand(program: Command): void {
     .option('--gzip', 'store text files gzip-encoded with Content-Encoding: gzip (or deploy.gzip; default off)')
     .option('--no-gzip', 'store every file as is, overriding deploy.gzip')
     .option('--configure-website', 'set the bucket\'s website hosting: index document index.html, error document 404.html')
+    .option('--cloudfront-distribution <id>', 'CloudFront distribution to invalidate after a deploy that changed pages (or deploy.cloudfront.distribution)')
+    .option(
+      '--cloudfront-max-paths <n>',
+      `invalidate "/*" instead when more paths changed, 1 to 3000 (or deploy.cloudfront.maxPaths; default ${DEFAULTS.cloudfrontMaxPaths})`,
+    )
+    .option('--cloudfront-endpoint <url>', 'another endpoint for the CloudFront API (a test stand-in)')
+    .option('--wait', 'wait until CloudFront reports the invalidation complete')
     .addHelpText(
       'after',
       `
 Credentials come from the AWS SDK's default chain only: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE,
 SSO, or an IAM role. Nothing secret goes in site.config.ts or on the command line.
 
+Exit codes: 0 deployed (and invalidated); 1 failed (run it again to finish); ${EXIT_CDN_NOT_INVALIDATED} deployed to S3, but the CloudFront
+distribution was not invalidated (the message gives the command that does it by hand).
+
 Examples:
   site-gen deploy --bucket www.example.com --region eu-west-1 --dry-run
-  site-gen deploy --bucket my-site --endpoint http://127.0.0.1:9000 --configure-website`,
+  site-gen deploy --bucket my-site --endpoint http://127.0.0.1:9000 --configure-website
+  site-gen deploy --bucket www.example.com --cloudfront-distribution E2QWRUHAPOMQZL --wait`,
     )
     .action(async (flags: Flags, command: Command) => {
       const explicitConfig = command.getOptionValueSource('config') !== 'default';

@@ -55,6 +55,6 @@ export async function main(argv: string[]): Promise<number> {
     const known = error instanceof SiteGenError;
     process.stderr.write(`${known ? '' : 'site-gen: unexpected error (a bug; please report it): '}${describeError(error, debug || !known)}\n`);
     if (!debug && known) process.stderr.write('(run with --debug for the stack trace)\n');
-    return 1;
+    return known ? error.exitCode : 1;
   }
 }

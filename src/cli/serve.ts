@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { UsageError } from '../errors.ts';
 import { createStaticServer } from '../dev/server.ts';
+import { HEADERS_FILE, readHeadersFile } from '../http/headers-file.ts';
 
 interface ServeFlags {
   port: string;
@@ -57,6 +58,9 @@ async function serve(flags: ServeFlags): Promise<void> {
   const { url } = await server.listen();
   const stopping = stopRequested();
   process.stdout.write(`Serving ${shown} at ${url}\n`);
+  if (!(await readHeadersFile(dir))) {
+    process.stdout.write(`note: ${shown}${HEADERS_FILE} is missing (a build by an older site-gen?): serving without the security headers. Run \`site-gen build\` to write it.\n`);
+  }
   await stopping;
   await server.close();
 }

@@ -2,7 +2,9 @@
 import { readHashedFiles } from '../http/hashed-files.ts';
 import { createHttpPolicy } from '../http/policy.ts';
 import { createS3Client } from './client.ts';
+import { createCloudFrontClient, DEFAULT_WAIT, invalidateCdn, type InvalidationResult } from './cloudfront.ts';
 import { executePlan } from './execute.ts';
+import { invalidationFor } from './invalidation.ts';
 import { scanOutput } from './local.ts';
 import type { DeployOptions } from './options.ts';
 import { keysToInspect, planDeploy } from './plan.ts';
@@ -12,13 +14,15 @@ import { inspectObjects, listRemote } from './remote.ts';
 import type { RemoteContext } from './remote.ts';
 import { DEFAULT_RETRY } from './retry.ts';
 import { explainS3Error } from './s3-errors.ts';
-import { destination, formatBlockedDeletes, formatPlan, formatSummary, type SummaryFigures } from './summary.ts';
+import { destination, formatBlockedDeletes, formatInvalidated, formatPlan, formatSummary, type CdnPlan, type SummaryFigures } from './summary.ts';
 import { targetsFor, type Target, type TargetOptions } from './targets.ts';
 import { configureWebsite } from './website.ts';
 
 export interface DeployResult extends Omit<SummaryFigures, 'bucket' | 'prefix'> {
   dryRun: boolean;
   plan: Plan;
+  /** The CloudFront invalidation sent after the S3 part; absent without a distribution or when nothing changed. */
+  invalidation?: InvalidationResult;
 }
 
 /** The objects the output folder should become, each with the headers the HTTP policy of its build gives it. */
@@ -35,6 +39,8 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   const targets = await localTargets(options.outDir, { prefix: options.prefix, gzip: options.gzip });
 
   const client = options.client ?? createS3Client({ region: options.region, endpoint: options.endpoint });
+  const cdn = options.cloudfront;
+  const cdnClient = cdn ? (cdn.client ?? createCloudFrontClient(cdn.endpoint)) : undefined;
   const context: RemoteContext = {
     client,
     bucket: options.bucket,
@@ -52,9 +58,10 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
     const inspected = await inspectObjects(context, keysToInspect(targets, listing), options.concurrency);
     const plan = planDeploy({ prefix: options.prefix, targets, listing, inspected, maxDeletes: options.maxDeletes });
     const figures = { plan, unchanged: plan.unchanged.length, retained: plan.retained.length };
+    const cdnPlan: CdnPlan | undefined = cdn && { distribution: cdn.distribution, ...invalidationFor(plan, cdn.maxPaths) };
 
     if (options.dryRun) {
-      output.write(formatPlan(plan, options.bucket, { configureWebsite: options.configureWebsite }));
+      output.write(formatPlan(plan, options.bucket, { configureWebsite: options.configureWebsite, cdn: cdnPlan }));
       return { dryRun: true, ...figures, uploaded: 0, uploadedBytes: 0, deleted: 0, manifestWritten: false, durationMs: performance.now() - started };
     }
 
@@ -76,9 +83,32 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
     };
     output.write(formatSummary({ bucket: options.bucket, prefix: options.prefix, ...result }));
     if (blocked) output.write(`${blocked}\n`);
+
+    if (cdn && cdnClient && cdnPlan) {
+      if (cdnPlan.paths.length > 0) {
+        const where = destination(options.bucket, options.prefix);
+        result.invalidation = await invalidateCdn(
+          cdnPlan,
+          {
+            client: cdnClient,
+            distribution: cdn.distribution,
+            endpoint: cdn.endpoint,
+            retry: context.retry,
+            reporter,
+            wait: cdn.wait,
+            waitPolicy: cdn.waitPolicy ?? DEFAULT_WAIT,
+            deployedTo: where,
+          },
+          `site-gen ${where} generation ${plan.generation} at ${new Date().toISOString()}`,
+        );
+        reporter.stop();
+      }
+      output.write(formatInvalidated(cdnPlan, result.invalidation));
+    }
     return result;
   } finally {
     reporter.stop();
     if (!options.client) client.destroy();
+    if (cdn && !cdn.client) cdnClient?.destroy();
   }
 }

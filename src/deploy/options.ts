@@ -1,8 +1,11 @@
 // The options of a deploy, resolved from command-line flags over the `deploy` section of site.config.ts.
 import { isAbsolute, resolve } from 'node:path';
+import type { CloudFrontClient } from '@aws-sdk/client-cloudfront';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { SiteConfig } from '../config.ts';
 import { UsageError } from '../errors.ts';
+import type { WaitPolicy } from './cloudfront.ts';
+import { DEFAULT_MAX_PATHS, DISTRIBUTION_ID, MAX_PATHS_LIMIT } from './invalidation.ts';
 import type { Output } from './progress.ts';
 import type { RetryPolicy } from './retry.ts';
 
@@ -24,6 +27,20 @@ export interface DeployOptions {
   /** Where progress and the summary go; default process.stdout. */
   output?: Output;
   retry?: RetryPolicy;
+  /** The CloudFront distribution to invalidate after the S3 part, if any. */
+  cloudfront?: CloudFrontOptions;
+}
+
+export interface CloudFrontOptions {
+  distribution: string;
+  endpoint?: string;
+  /** More changed paths than this are invalidated as one wildcard. */
+  maxPaths: number;
+  /** Wait for the invalidation to complete. */
+  wait: boolean;
+  /** For tests and embedding: a ready client. */
+  client?: CloudFrontClient;
+  waitPolicy?: WaitPolicy;
 }
 
 /** The flags as commander hands them over: strings, booleans, or absent. */
@@ -38,11 +55,15 @@ export interface DeployFlags {
   concurrency?: string;
   gzip?: boolean;
   configureWebsite?: boolean;
+  cloudfrontDistribution?: string;
+  cloudfrontEndpoint?: string;
+  cloudfrontMaxPaths?: string;
+  wait?: boolean;
 }
 
 export type DeployConfig = SiteConfig['deploy'];
 
-export const DEFAULTS = { out: 'dist', maxDeletes: 256, concurrency: 8 } as const;
+export const DEFAULTS = { out: 'dist', maxDeletes: 256, concurrency: 8, cloudfrontMaxPaths: DEFAULT_MAX_PATHS } as const;
 
 /** 'a//b/' -> 'a/b/', '/' -> '': keys never start with a slash, and a prefix is a folder. */
 export function normalizePrefix(prefix: string): string {
@@ -60,6 +81,43 @@ function integer(flag: string, value: string, min: number, max: number): number 
 
 const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 
+function httpUrl(flag: string, value: string): string {
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(value).protocol;
+  } catch {
+    protocol = undefined;
+  }
+  if (protocol !== 'http:' && protocol !== 'https:') {
+    throw new UsageError(`${flag} "${value}" is not an http(s) URL; give one such as https://s3.example.com.`);
+  }
+  return value;
+}
+
+function resolveCloudFront(flags: DeployFlags, config: DeployConfig | undefined): CloudFrontOptions | undefined {
+  const distribution = flags.cloudfrontDistribution ?? config?.cloudfront?.distribution;
+  if (!distribution) {
+    const orphan = flags.wait ? '--wait' : flags.cloudfrontEndpoint ? '--cloudfront-endpoint' : flags.cloudfrontMaxPaths ? '--cloudfront-max-paths' : undefined;
+    if (orphan) {
+      throw new UsageError(`${orphan} needs a CloudFront distribution: pass --cloudfront-distribution <id>, or set deploy.cloudfront.distribution in site.config.ts.`);
+    }
+    return undefined;
+  }
+  if (!DISTRIBUTION_ID.test(distribution)) {
+    const source = flags.cloudfrontDistribution ? '--cloudfront-distribution' : 'deploy.cloudfront.distribution in site.config.ts';
+    throw new UsageError(`${source} "${distribution}" is not a CloudFront distribution ID: copy the ID (such as E2QWRUHAPOMQZL) from the CloudFront console.`);
+  }
+  return {
+    distribution,
+    endpoint: flags.cloudfrontEndpoint === undefined ? undefined : httpUrl('--cloudfront-endpoint', flags.cloudfrontEndpoint),
+    maxPaths:
+      flags.cloudfrontMaxPaths !== undefined
+        ? integer('--cloudfront-max-paths', flags.cloudfrontMaxPaths, 1, MAX_PATHS_LIMIT)
+        : (config?.cloudfront?.maxPaths ?? DEFAULTS.cloudfrontMaxPaths),
+    wait: flags.wait ?? false,
+  };
+}
+
 export function resolveDeployOptions(flags: DeployFlags, config: DeployConfig | undefined, cwd: string): DeployOptions {
   const bucket = flags.bucket ?? config?.bucket;
   if (!bucket) {
@@ -70,17 +128,7 @@ export function resolveDeployOptions(flags: DeployFlags, config: DeployConfig | 
     throw new UsageError(`${source} "${bucket}" is not an S3 bucket name: use 3 to 63 lowercase letters, digits, dots and hyphens.`);
   }
   const endpoint = flags.endpoint ?? config?.endpoint;
-  if (endpoint !== undefined) {
-    let protocol: string | undefined;
-    try {
-      protocol = new URL(endpoint).protocol;
-    } catch {
-      protocol = undefined;
-    }
-    if (protocol !== 'http:' && protocol !== 'https:') {
-      throw new UsageError(`--endpoint "${endpoint}" is not an http(s) URL; give one such as https://s3.example.com.`);
-    }
-  }
+  if (endpoint !== undefined) httpUrl('--endpoint', endpoint);
   const out = flags.out ?? DEFAULTS.out;
   return {
     outDir: isAbsolute(out) ? out : resolve(cwd, out),
@@ -97,5 +145,6 @@ export function resolveDeployOptions(flags: DeployFlags, config: DeployConfig | 
       flags.concurrency !== undefined ? integer('--concurrency', flags.concurrency, 1, 64) : (config?.concurrency ?? DEFAULTS.concurrency),
     gzip: flags.gzip ?? config?.gzip ?? false,
     configureWebsite: flags.configureWebsite ?? false,
+    cloudfront: resolveCloudFront(flags, config),
   };
 }

@@ -83,6 +83,12 @@ export interface PlanInput {
   maxDeletes: number;
 }
 
+/** An old file is not in this build's list of hashed files: it was a hashed asset if it was stored immutable. */
+export function wasStoredHashed(previous: Manifest, prefix: string, key: string): boolean {
+  const cacheControl = previous.objects[key]?.cacheControl;
+  return cacheControl !== undefined ? cacheControl === CACHE_IMMUTABLE : looksHashed(key.slice(prefix.length));
+}
+
 export function planDeploy(input: PlanInput): Plan {
   const { prefix, targets, listing, maxDeletes } = input;
   const previous = listing.manifest?.manifest ?? emptyManifest();
@@ -106,11 +112,7 @@ export function planDeploy(input: PlanInput): Plan {
   const wanted = new Set(targets.map((target) => target.key));
   const manifest = manifestKey(prefix);
   const stale = [...listing.objects.keys()].filter((key) => !wanted.has(key) && key !== manifest).sort();
-  // An old file is not in this build's list of hashed files: it was a hashed asset if it was stored immutable.
-  const wasHashed = (key: string) => {
-    const cacheControl = previous.objects[key]?.cacheControl;
-    return cacheControl !== undefined ? cacheControl === CACHE_IMMUTABLE : looksHashed(key.slice(prefix.length));
-  };
+  const wasHashed = (key: string) => wasStoredHashed(previous, prefix, key);
   const staleAssets = stale.filter(wasHashed);
   const staleOthers = stale.filter((key) => !wasHashed(key));
 

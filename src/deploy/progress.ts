@@ -17,6 +17,8 @@ export interface DeployReporter {
   deleted(keys: readonly string[]): void;
   /** A line of its own: a note or a warning. */
   message(line: string): void;
+  /** A state that replaces the previous one (waiting for the CDN): redrawn in place of the bar, or one line in logs. */
+  status(line: string): void;
   /** Removes the bar, before the summary or an error is printed. */
   stop(): void;
 }
@@ -61,6 +63,9 @@ export function createLineReporter(output: Output): DeployReporter {
     message(line) {
       output.write(`${line}\n`);
     },
+    status(line) {
+      output.write(`${line}\n`);
+    },
     stop() {},
   };
 }
@@ -72,7 +77,11 @@ export function renderBar(counts: Counts, current: string, columns: number): str
   const ratio = counts.totalBytes > 0 ? counts.bytes / counts.totalBytes : counts.total > 0 ? counts.done / counts.total : 1;
   const filled = Math.round(Math.min(1, ratio) * BAR_WIDTH);
   const bar = `[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}]`;
-  const line = `${bar} ${counts.done}/${counts.total} files  ${formatBytes(counts.bytes)}/${formatBytes(counts.totalBytes)}  ${current}`;
+  return fit(`${bar} ${counts.done}/${counts.total} files  ${formatBytes(counts.bytes)}/${formatBytes(counts.totalBytes)}  ${current}`, columns);
+}
+
+/** A line cut to the terminal width, so that redrawing it never wraps. */
+function fit(line: string, columns: number): string {
   return line.length > columns - 1 ? line.slice(0, Math.max(0, columns - 2)) + '…' : line;
 }
 
@@ -82,11 +91,12 @@ const CLEAR_LINE = '\r\x1b[2K';
 export function createBarReporter(output: Output): DeployReporter {
   let counts: Counts = { done: 0, total: 0, bytes: 0, totalBytes: 0 };
   let current = '';
+  let statusLine: string | undefined;
   let shown = false;
   // A terminal that reports no size (0 columns) still gets a usable bar.
   const columns = () => output.columns || 80;
   const draw = () => {
-    output.write(CLEAR_LINE + renderBar(counts, current, columns()));
+    output.write(CLEAR_LINE + (statusLine === undefined ? renderBar(counts, current, columns()) : fit(statusLine, columns())));
     shown = true;
   };
   const above = (text: string) => {
@@ -116,9 +126,14 @@ export function createBarReporter(output: Output): DeployReporter {
     message(line) {
       above(`${line}\n`);
     },
+    status(line) {
+      statusLine = line;
+      draw();
+    },
     stop() {
       if (shown) output.write(CLEAR_LINE);
       shown = false;
+      statusLine = undefined;
     },
   };
 }

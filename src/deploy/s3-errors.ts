@@ -22,17 +22,37 @@ export interface S3Context {
   endpoint?: string;
 }
 
+/**
+ * The reason for a failure every AWS service shares (a connection that failed, no credentials, no answer in time), or
+ * undefined. `where` names the service or endpoint, `flag` the option that points at it.
+ */
+export function explainCommonError(error: unknown, where: string, flag: string): string | undefined {
+  const code = networkCode(error);
+  if (code === 'ECONNREFUSED') return `${where} refused the connection (${code}); check ${flag} and that the service is running`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `the host of ${where} could not be resolved (${code}); check ${flag} and the network`;
+  if (code) return `the connection to ${where} failed (${code}); check the network, then run the deploy again`;
+  const name = (error as ErrorLike | undefined)?.name;
+  if (name === 'CredentialsProviderError') {
+    return 'no AWS credentials found; set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE, or run where an IAM role is available';
+  }
+  if (name === 'TimeoutError') return `${where} did not answer in time; check the network, then run the deploy again`;
+  return undefined;
+}
+
+/** The SDK's own words for an error no case above knows: name, message, HTTP status. */
+export function describeServiceError(error: unknown): string {
+  const e = (error ?? {}) as ErrorLike;
+  const status = e.$metadata?.httpStatusCode;
+  const name = e.name && e.name !== 'Error' ? `${e.name}: ` : '';
+  return `${name}${e.message ?? String(error)}${status ? ` (HTTP ${status})` : ''}`;
+}
+
 /** Why the request failed and, where we know it, what to do. */
 export function explainS3Error(error: unknown, context: S3Context): string {
   const e = (error ?? {}) as ErrorLike;
-  const where = context.endpoint ?? 'S3';
-  const code = networkCode(error);
-  if (code === 'ECONNREFUSED') return `${where} refused the connection (${code}); check --endpoint and that the service is running`;
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `the host of ${where} could not be resolved (${code}); check --endpoint and the network`;
-  if (code) return `the connection to ${where} failed (${code}); check the network, then run the deploy again`;
+  const common = explainCommonError(error, context.endpoint ?? 'S3', '--endpoint');
+  if (common) return common;
   switch (e.name) {
-    case 'CredentialsProviderError':
-      return 'no AWS credentials found; set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE, or run where an IAM role is available';
     case 'NoSuchBucket':
       return `the bucket "${context.bucket}" does not exist; create it or check --bucket, --region and --endpoint`;
     case 'AccessDenied':
@@ -44,13 +64,9 @@ export function explainS3Error(error: unknown, context: S3Context): string {
     case 'PermanentRedirect':
     case 'AuthorizationHeaderMalformed':
       return `the bucket "${context.bucket}" is in another region (${e.name}); pass --region with the bucket's region`;
-    case 'TimeoutError':
-      return `${where} did not answer in time; check the network, then run the deploy again`;
   }
   if (e.message && /region is missing/i.test(e.message)) {
     return 'no AWS region set; pass --region, set deploy.region in site.config.ts, or set AWS_REGION';
   }
-  const status = e.$metadata?.httpStatusCode;
-  const name = e.name && e.name !== 'Error' ? `${e.name}: ` : '';
-  return `${name}${e.message ?? String(error)}${status ? ` (HTTP ${status})` : ''}`;
+  return describeServiceError(error);
 }

@@ -1,4 +1,5 @@
 // Text for people: byte and time figures, the dry-run plan, and the closing summary of a deploy.
+import type { InvalidationPlan } from './invalidation.ts';
 import type { Plan } from './plan.ts';
 
 export function formatBytes(bytes: number): string {
@@ -42,8 +43,18 @@ export function formatBlockedDeletes(plan: Plan): string | undefined {
   );
 }
 
+/** The CDN's part of a plan: the invalidation a deploy sends, as words. */
+export interface CdnPlan extends InvalidationPlan {
+  distribution: string;
+}
+
+function describeInvalidation(cdn: CdnPlan): string {
+  const wildcard = cdn.wildcard ? ` (${cdn.addresses} changed addresses, over --cloudfront-max-paths: one wildcard instead)` : '';
+  return `${cdn.paths.length} ${cdn.paths.length === 1 ? 'path' : 'paths'} of the CloudFront distribution ${cdn.distribution}${wildcard}`;
+}
+
 /** Every action of the plan, one per line, for --dry-run. */
-export function formatPlan(plan: Plan, bucket: string, options: { configureWebsite?: boolean } = {}): string {
+export function formatPlan(plan: Plan, bucket: string, options: { configureWebsite?: boolean; cdn?: CdnPlan } = {}): string {
   const lines = [`Dry run: nothing will be changed in ${destination(bucket, plan.prefix)}.`];
   if (options.configureWebsite) lines.push(`  website  index document index.html, error document ${plan.prefix}404.html`);
   for (const { target, reason } of plan.uploads) {
@@ -54,6 +65,13 @@ export function formatPlan(plan: Plan, bucket: string, options: { configureWebsi
   for (const { key } of plan.retained) lines.push(`  keep     ${key}  (old asset, deleted by the next deploy that changes the site)`);
   const blocked = formatBlockedDeletes(plan);
   if (blocked) lines.push(blocked);
+  const { cdn } = options;
+  if (cdn && cdn.paths.length > 0) {
+    lines.push(`Then invalidate ${describeInvalidation(cdn)}:`);
+    for (const path of cdn.paths) lines.push(`  invalidate ${path}`);
+  } else if (cdn) {
+    lines.push(`Then nothing to invalidate in the CloudFront distribution ${cdn.distribution}: no page or file a visitor requests changes.`);
+  }
   lines.push(`Plan: ${formatPlanTotals(plan)}.`);
   return `${lines.join('\n')}\n`;
 }
@@ -85,4 +103,14 @@ export function formatSummary(figures: SummaryFigures): string {
   ];
   if (figures.retained > 0) parts.push(`kept ${figures.retained} old assets for one more deploy`);
   return `Deployed to ${where}: ${parts.join(', ')}, in ${took}.\n`;
+}
+
+/** The line after the CDN step: what was invalidated and how far CloudFront got. */
+export function formatInvalidated(cdn: CdnPlan, result?: { id: string; status: string; durationMs: number }): string {
+  if (!result) return `Nothing to invalidate in the CloudFront distribution ${cdn.distribution}: no page or file a visitor requests changed.\n`;
+  const state =
+    result.status === 'Completed'
+      ? `completed in ${formatDuration(result.durationMs)}`
+      : 'in progress; CloudFront usually completes it within minutes (--wait waits for it)';
+  return `Invalidated ${describeInvalidation(cdn)} (invalidation ${result.id}): ${state}.\n`;
 }

@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { escapeAttribute } from '../build/render.tsx';
 import type { OutputFiles } from '../build/write.ts';
 import { hashedFilesOf } from '../http/hashed-files.ts';
+import { headersFileOf } from '../http/headers-file.ts';
 import { resolveOutputPath } from '../http/paths.ts';
 import { createHttpPolicy, type HttpPolicy } from '../http/policy.ts';
 import type { Handler } from './server.ts';
@@ -29,12 +30,13 @@ export function withBuildMeta(html: string, build: string, file?: string): strin
   return at === -1 ? meta + html : `${html.slice(0, at)}${meta}\n${html.slice(at)}`;
 }
 
-// One policy per build, made from the build's own list of hashed files (builds are swapped whole, never changed).
+// One policy per build, made from the build's own list of hashed files and _headers (builds are swapped whole, never changed).
 const policies = new WeakMap<OutputFiles, HttpPolicy>();
 
-function policyOf(files: OutputFiles): HttpPolicy {
+/** The HTTP policy of a build kept in memory, as `site-gen serve` makes it from the same files in dist/. */
+export function policyOf(files: OutputFiles): HttpPolicy {
   let policy = policies.get(files);
-  if (!policy) policies.set(files, (policy = createHttpPolicy(hashedFilesOf(files))));
+  if (!policy) policies.set(files, (policy = createHttpPolicy(hashedFilesOf(files), headersFileOf(files))));
   return policy;
 }
 

@@ -2,14 +2,15 @@
 import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import sirv from 'sirv';
 import type { RequestHandler } from 'sirv';
 import { SiteGenError, UsageError } from '../errors.ts';
-import { HASHED_FILES_PATH, readHashedFiles } from '../http/hashed-files.ts';
+import { HASHED_FILES_PATH, isBuildMetadata, parseHashedFiles } from '../http/hashed-files.ts';
+import { HEADERS_FILE, parseHeadersFile } from '../http/headers-file.ts';
 import { resolveOutputPath } from '../http/paths.ts';
 import { createHttpPolicy, type HttpPolicy } from '../http/policy.ts';
 
@@ -35,6 +36,11 @@ export interface StaticServerOptions {
   inject?: string;
   /** Routes tried in order before the files; see Handler. */
   handlers?: Handler[];
+  /**
+   * The HTTP policy of what is served, asked once per request: its security headers go on every answer, handlers'
+   * included. Default: the policy of the build in `dir` (its list of hashed files and its _headers).
+   */
+  policy?: () => HttpPolicy;
 }
 
 export interface StaticServer {
@@ -149,13 +155,33 @@ function listenError(error: NodeJS.ErrnoException, host: string, port: number): 
   }
 }
 
-/** The policy of the build in `dir`, re-read when a build rewrites its list of hashed files. */
-function policyReader(dir: string): () => Promise<HttpPolicy> {
-  let cached: { stamp: string; policy: Promise<HttpPolicy> } | undefined;
+/** A build file of `dir` and a stamp that changes when a build rewrites it; undefined text when there is none. */
+function buildFile(dir: string, name: string): { file: string; stamp: string; read(): string | undefined } {
+  const file = path.join(dir, name);
+  const info = statSync(file, { throwIfNoEntry: false });
+  return { file, stamp: info ? `${info.ino}:${info.mtimeMs}:${info.size}` : 'none', read: () => (info ? readFileSync(file, 'utf8') : undefined) };
+}
+
+/**
+ * The policy of the build in `dir`, re-read when a build rewrites its list of hashed files or its _headers. Read
+ * synchronously (two small files, once per build): a handler that streams (the reload events) starts at once.
+ */
+function policyReader(dir: string): () => HttpPolicy {
+  let cached: { stamp: string; policy: HttpPolicy } | undefined;
   return () => {
-    const info = statSync(path.join(dir, HASHED_FILES_PATH), { throwIfNoEntry: false });
-    const stamp = info ? `${info.ino}:${info.mtimeMs}:${info.size}` : 'none';
-    if (cached?.stamp !== stamp) cached = { stamp, policy: readHashedFiles(dir).then(createHttpPolicy) };
+    const hashed = buildFile(dir, HASHED_FILES_PATH);
+    const headers = buildFile(dir, HEADERS_FILE);
+    const stamp = `${hashed.stamp} ${headers.stamp}`;
+    if (cached?.stamp !== stamp) {
+      const [hashedText, headersText] = [hashed.read(), headers.read()];
+      cached = {
+        stamp,
+        policy: createHttpPolicy(
+          hashedText === undefined ? undefined : parseHashedFiles(hashedText, hashed.file),
+          headersText === undefined ? undefined : parseHeadersFile(headersText, headers.file),
+        ),
+      };
+    }
     return cached.policy;
   };
 }
@@ -164,13 +190,15 @@ function isFile(file: string): boolean {
   return statSync(file, { throwIfNoEntry: false })?.isFile() ?? false;
 }
 
-function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { ...createHttpPolicy().textHeaders(), ...headers });
+function sendText(res: ServerResponse, policy: HttpPolicy, status: number, text: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { ...policy.textHeaders(), ...headers });
   res.end(`${text}\n`);
 }
 
-function clearHeaders(res: ServerResponse): void {
+/** Drops what a response had set so far, but the security headers, which every answer carries. */
+function clearHeaders(res: ServerResponse, policy: HttpPolicy): void {
   for (const name of res.getHeaderNames()) res.removeHeader(name);
+  for (const [name, value] of Object.entries(policy.security)) res.setHeader(name, value);
 }
 
 export function createStaticServer(options: StaticServerOptions): StaticServer {
@@ -179,7 +207,7 @@ export function createStaticServer(options: StaticServerOptions): StaticServer {
   const port = options.port ?? 4321;
   const notFoundPage = path.join(dir, options.notFoundPage ?? '404.html');
   const { inject, handlers = [] } = options;
-  const currentPolicy = policyReader(dir);
+  const currentPolicy = options.policy ?? policyReader(dir);
   if (!notFoundPage.startsWith(dir + path.sep)) {
     throw new UsageError(`notFoundPage "${options.notFoundPage}" is outside the served folder ${dir}; give a path inside it, like 404.html.`);
   }
@@ -188,25 +216,23 @@ export function createStaticServer(options: StaticServerOptions): StaticServer {
   // now (an index taken at start would send stale lengths for rewritten files). It costs a few stat calls per request.
   const files: RequestHandler = sirv(dir, { dev: true, etag: true, brotli: true, gzip: true, dotfiles: false });
 
-  async function sendPage(res: ServerResponse, file: string, status: number, snippet: string): Promise<void> {
+  async function sendPage(res: ServerResponse, policy: HttpPolicy, file: string, status: number, snippet: string): Promise<void> {
     const html = injectInto(await readFile(file, 'utf8'), snippet);
-    const policy = await currentPolicy();
     res.writeHead(status, { ...policy.responseHeaders(path.relative(dir, file)), 'Content-Length': Buffer.byteLength(html) });
     res.end(html);
   }
 
-  async function sendNotFound(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
-    clearHeaders(res);
+  async function sendNotFound(req: IncomingMessage, res: ServerResponse, policy: HttpPolicy, pathname: string): Promise<void> {
+    clearHeaders(res, policy);
     if (inject !== undefined) {
       const page = await stat(notFoundPage).catch(() => undefined);
-      if (page?.isFile()) return sendPage(res, notFoundPage, 404, inject);
+      if (page?.isFile()) return sendPage(res, policy, notFoundPage, 404, inject);
     } else {
       const accepted = acceptedEncodings(req.headers['accept-encoding']);
       const variants = [...ENCODINGS.filter((e) => accepted.includes(e.name)), { name: undefined, extension: '' }];
       for (const variant of variants) {
         const body = await readFile(notFoundPage + variant.extension).catch(() => undefined);
         if (!body) continue;
-        const policy = await currentPolicy();
         res.writeHead(404, {
           ...policy.responseHeaders(path.relative(dir, notFoundPage)),
           'Content-Length': body.length,
@@ -217,15 +243,18 @@ export function createStaticServer(options: StaticServerOptions): StaticServer {
         return;
       }
     }
-    sendText(res, 404, `404 Not Found: ${pathname}`);
+    sendText(res, policy, 404, `404 Not Found: ${pathname}`);
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function handle(req: IncomingMessage, res: ServerResponse, policy: HttpPolicy): Promise<void> {
+    // First, so every answer below carries them: writeHead() adds to headers set this way, and sirv keeps them.
+    for (const [name, value] of Object.entries(policy.security)) res.setHeader(name, value);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      return sendText(res, 405, `405 Method Not Allowed: ${req.method} (this server answers GET and HEAD)`, { Allow: 'GET, HEAD' });
+      return sendText(res, policy, 405, `405 Method Not Allowed: ${req.method} (this server answers GET and HEAD)`, { Allow: 'GET, HEAD' });
     }
     const pathname = safePathname(req.url);
-    if (pathname === null) return sendNotFound(req, res, req.url ?? '');
+    // Build metadata (the list of hashed files, _headers) is for servers and hosts, never for visitors.
+    if (pathname === null || isBuildMetadata(pathname.slice(1))) return sendNotFound(req, res, policy, req.url ?? '');
 
     for (const handler of handlers) {
       if (await handler(req, res, pathname)) return;
@@ -233,7 +262,7 @@ export function createStaticServer(options: StaticServerOptions): StaticServer {
 
     if (inject !== undefined) {
       const page = await findPage(dir, pathname);
-      if (page) return sendPage(res, page, 200, inject);
+      if (page) return sendPage(res, policy, page, 200, inject);
     }
 
     // sirv matches Accept-Encoding loosely ("br;q=0" would still get brotli): hand it only what the client accepts.
@@ -242,7 +271,7 @@ export function createStaticServer(options: StaticServerOptions): StaticServer {
     // found as sirv finds it; when there is none, sirv passes on to the 404 page, which sets its own headers.
     const file = resolveOutputPath({ has: (candidate) => isFile(path.join(dir, candidate)) }, pathname);
     if (file !== undefined) {
-      for (const [name, value] of Object.entries((await currentPolicy()).responseHeaders(file))) res.setHeader(name, value);
+      for (const [name, value] of Object.entries(policy.responseHeaders(file))) res.setHeader(name, value);
     }
     res.setHeader('Vary', 'Accept-Encoding');
     // sirv pipes a file stream into the response without listening for its errors: a file deleted by a rebuild
@@ -255,15 +284,19 @@ export function createStaticServer(options: StaticServerOptions): StaticServer {
     await new Promise<void>((resolve, reject) => {
       res.once('finish', resolve);
       res.once('close', resolve);
-      files(req, res, () => sendNotFound(req, res, pathname).then(resolve, reject));
+      files(req, res, () => sendNotFound(req, res, policy, pathname).then(resolve, reject));
     });
   }
 
   const server = http.createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
+    // Without security headers only when the build's own policy could not be read (a damaged _headers).
+    let policy = createHttpPolicy();
+    // An async function runs up to its first await at once: a damaged build file becomes a 500 below, not a crash.
+    const answer = async () => handle(req, res, (policy = currentPolicy()));
+    answer().catch((error: unknown) => {
       if (res.headersSent) return void res.destroy();
-      clearHeaders(res);
-      sendText(res, 500, `500 Internal Server Error: ${error instanceof Error ? error.message : String(error)}`);
+      clearHeaders(res, policy);
+      sendText(res, policy, 500, `500 Internal Server Error: ${error instanceof Error ? error.message : String(error)}`);
     });
   });
 

@@ -10,7 +10,7 @@ import { ConfigError } from '../errors.ts';
 import { CACHE_IMMUTABLE } from '../http/policy.ts';
 import { DevBuilder } from './builder.ts';
 import { isWatchable, stagesForAll } from './invalidate.ts';
-import { createOutputHandler } from './output.ts';
+import { createOutputHandler, policyOf } from './output.ts';
 import { Publisher } from './publish.ts';
 import { createRebuildQueue } from './queue.ts';
 import { createReloadHub } from './reload.ts';
@@ -91,6 +91,8 @@ export async function startWatch(options: WatchOptions): Promise<WatchSession> {
     host: options.host,
     port: options.port,
     handlers: [hub.handler, scriptHandler(reloadClient), async (req, res, pathname) => (await ready, output(req, res, pathname))],
+    // The last good build's: its _headers go on every answer, the reload client's and its events' too.
+    policy: () => policyOf(publisher.served.files),
   });
   const close = async () => {
     await watcher.close();

@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SiteGenError } from '../errors.ts';
+import { HEADERS_FILE } from './headers-file.ts';
 
 /**
  * Where the list lives inside the output folder. A dot folder: the servers never serve dotfiles, and deploy skips
@@ -9,9 +10,12 @@ import { SiteGenError } from '../errors.ts';
  */
 export const HASHED_FILES_PATH = '.site-gen/hashed-files.json';
 
-/** Files of the output folder that describe the build rather than belong to the site. */
+/**
+ * Files of the output folder that describe the build or configure the host rather than belong to the site: never
+ * uploaded, served or precompressed. _headers is read by hosts such as Netlify; S3 would serve it, and ignore it.
+ */
 export function isBuildMetadata(path: string): boolean {
-  return path.startsWith('.site-gen/');
+  return path.startsWith('.site-gen/') || path === HEADERS_FILE;
 }
 
 export function serializeHashedFiles(paths: Iterable<string>): string {

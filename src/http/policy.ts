@@ -1,6 +1,8 @@
-// The HTTP policy of the built site: which output file is a hashed asset, and the headers each file is served with.
-// `site-gen serve`, `site-gen watch` and `site-gen deploy` all ask this module, so a preview caches what visitors cache.
+// The HTTP policy of the built site: which output file is a hashed asset, the headers each file is served with, and
+// the security headers every response carries. `site-gen serve`, `site-gen watch` and `site-gen deploy` all ask this
+// module, so a preview caches, and is protected, as production is.
 import mime from 'mime';
+import type { SiteConfig } from '../config.ts';
 
 export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
 export const CACHE_REVALIDATE = 'public, max-age=0, must-revalidate';
@@ -28,10 +30,9 @@ export interface HttpPolicy {
   isHashed(path: string): boolean;
   /** What deploy stores on the object: S3 keeps only Content-Type and Cache-Control per object. */
   fileHeaders(path: string): FileHeaders;
-  /**
-   * Every header the local servers send with the file, as one record: the place for headers that apply to every
-   * response (Content-Security-Policy, Strict-Transport-Security, X-Content-Type-Options...) when the policy gets them.
-   */
+  /** The security headers of the build (its dist/_headers): every response carries them, whatever answers it. */
+  security: Readonly<Record<string, string>>;
+  /** Every header the local servers send with the file, as one record: its own and the security headers. */
   responseHeaders(path: string): Record<string, string>;
   /** The headers of a plain-text answer a server makes up itself (405, a 404 without a page, a 500). */
   textHeaders(): Record<string, string>;
@@ -68,9 +69,10 @@ export function contentTypeFor(path: string): string {
 
 /**
  * The policy for one build. `hashed` is the list of files the build named with a content hash (see hashed-files.ts):
- * the build knows, so it decides; without it (undefined), names are judged by looksHashed().
+ * the build knows, so it decides; without it (undefined), names are judged by looksHashed(). `security` is what the
+ * build wrote to _headers (see headers-file.ts); none for a build without it.
  */
-export function createHttpPolicy(hashed?: ReadonlySet<string>): HttpPolicy {
+export function createHttpPolicy(hashed?: ReadonlySet<string>, security: Readonly<Record<string, string>> = {}): HttpPolicy {
   const isHashed = (path: string): boolean => {
     const file = withoutEncoding(outputPath(path));
     return hashed ? hashed.has(file) : looksHashed(file);
@@ -81,7 +83,76 @@ export function createHttpPolicy(hashed?: ReadonlySet<string>): HttpPolicy {
   });
   const responseHeaders = (path: string): Record<string, string> => {
     const { contentType, cacheControl } = fileHeaders(path);
-    return { 'Content-Type': contentType, 'Cache-Control': cacheControl };
+    return { ...security, 'Content-Type': contentType, 'Cache-Control': cacheControl };
   };
-  return { isHashed, fileHeaders, responseHeaders, textHeaders: () => responseHeaders('answer.txt') };
+  return { isHashed, fileHeaders, security, responseHeaders, textHeaders: () => responseHeaders('answer.txt') };
 }
+
+/**
+ * The CSP directives that hold on every page whatever it inlines. The per-page <meta> CSP lists them too, beside the
+ * page's own script and style hashes; the header carries them with what only a header can say (frame-ancestors). A
+ * browser enforces both policies, so the header never names script-src or style-src: it would have to list every
+ * page's hashes, change with each build, and the meta already restricts them.
+ */
+export const PAGE_INDEPENDENT_CSP = ["object-src 'none'", "base-uri 'self'", "form-action 'self'"] as const;
+
+export const REFERRER_POLICIES = [
+  'no-referrer',
+  'no-referrer-when-downgrade',
+  'origin',
+  'origin-when-cross-origin',
+  'same-origin',
+  'strict-origin',
+  'strict-origin-when-cross-origin',
+  'unsafe-url',
+] as const;
+
+/**
+ * Browser features the site never uses, switched off for it and every frame it might embed: a script injected by a
+ * compromised dependency cannot ask for the camera or the location. Only names Chromium knows: an unknown one is a
+ * console error on every page.
+ */
+export const DENIED_FEATURES = [
+  'accelerometer',
+  'autoplay',
+  'camera',
+  'display-capture',
+  'encrypted-media',
+  'fullscreen',
+  'geolocation',
+  'gyroscope',
+  'hid',
+  'idle-detection',
+  'magnetometer',
+  'microphone',
+  'midi',
+  'payment',
+  'picture-in-picture',
+  'publickey-credentials-get',
+  'screen-wake-lock',
+  'serial',
+  'usb',
+  'xr-spatial-tracking',
+] as const;
+
+/** Two years, subdomains included: what hstspreload.org asks for. */
+export const DEFAULT_HSTS = 'max-age=63072000; includeSubDomains';
+
+/** The `headers` section of site.config.ts, defaults applied. */
+export type SecurityHeadersConfig = SiteConfig['headers'];
+
+/** The headers securityHeaders() derives from the fields of the config; `headers.extra` may not name them. */
+export const MANAGED_HEADERS = ['Content-Security-Policy', 'Strict-Transport-Security', 'X-Content-Type-Options', 'Referrer-Policy', 'Permissions-Policy'] as const;
+
+/** The security headers every response carries, in a stable order: what the build writes to dist/_headers. */
+export function securityHeaders(config: SecurityHeadersConfig): Record<string, string> {
+  const headers: Record<string, string> = {
+    'Content-Security-Policy': [`frame-ancestors ${config.frameAncestors}`, ...PAGE_INDEPENDENT_CSP].join('; '),
+  };
+  if (config.hsts) headers['Strict-Transport-Security'] = config.hsts;
+  headers['X-Content-Type-Options'] = 'nosniff';
+  headers['Referrer-Policy'] = config.referrerPolicy;
+  if (config.denyFeatures.length > 0) headers['Permissions-Policy'] = config.denyFeatures.map((feature) => `${feature}=()`).join(', ');
+  return { ...headers, ...config.extra };
+}
+

@@ -1,6 +1,9 @@
 // `site-gen watch` as a developer uses it, on a copy of the project: edits show up by themselves, CSS applies in place,
 // a broken component shows the error screen until it is fixed, unknown paths get 404, and Ctrl-C stops it cleanly.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { Page } from '@playwright/test';
+import { parseHeadersFile } from '../../src/http/headers-file.ts';
 import { copyProject, startWatch, type ProjectCopy, type WatchProcess } from '../helpers/watch-project.ts';
 import { expect as baseExpect, test } from './fixtures.ts';
 
@@ -98,6 +101,24 @@ test('an unknown path gets the not-found page with status 404', async ({ page, p
   const response = await page.goto(`${watch.url}/no-such-page`);
   expect(response?.status()).toBe(404);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Oops! Page not found');
+});
+
+test('every response carries the headers site-gen build writes to dist/_headers: pages, assets, the reload client and its events', async ({ page, problems }) => {
+  problems.allow(NOT_FOUND_LOG);
+  // The Playwright web server built this project's site.config.ts, which the watched copy has too.
+  const built = parseHeadersFile(await readFile(path.resolve(process.env.SITE_GEN_TEST_DIST ?? '.site-gen/test-dist', '_headers'), 'utf8'), '_headers');
+  const expected = Object.fromEntries(Object.entries(built).map(([name, value]) => [name.toLowerCase(), value]));
+  const seen = new Map<string, Record<string, string>>();
+  page.on('response', (response) => seen.set(new URL(response.url()).pathname, response.headers()));
+  await open(page, '/contact');
+  const paths = [...seen.keys()];
+  for (const wanted of ['/contact', /^\/__site-gen\/reload-\w+\.js$/, '/__site-gen/events']) {
+    expect(paths.some((p) => (typeof wanted === 'string' ? p === wanted : wanted.test(p))), `a response for ${wanted}`).toBe(true);
+  }
+  const stylesheet = await page.locator('link#site-css').getAttribute('href');
+  const more = await Promise.all([`${watch.url}/no-such-page`, `${watch.url}${stylesheet}`].map((url) => page.request.get(url)));
+  const answers = [...seen.values(), ...more.map((answer) => answer.headers())];
+  for (const headers of answers) for (const [name, value] of Object.entries(expected)) expect(headers[name], name).toBe(value);
 });
 
 test('Ctrl-C stops the server: exit code 0 and the port is free', async () => {

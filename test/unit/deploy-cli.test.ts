@@ -6,25 +6,15 @@ import { join, resolve } from 'node:path';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { startCloudFrontStandIn } from '../helpers/cloudfront.ts';
 import { startS3rver, type S3rverHandle } from '../helpers/s3rver.ts';
 
 const root = resolve('.');
 
-// The command wired the way src/cli/main.ts wires every command: errors printed once, exit code 1.
+// The command as bin/site-gen.js runs it: src/cli/main.ts prints the error once and chooses the exit code.
 const RUNNER = `
-import { Command } from ${JSON.stringify(import.meta.resolve('commander'))};
-import { addDeployCommand } from ${JSON.stringify(join(root, 'src/cli/deploy.ts'))};
-import { describeError } from ${JSON.stringify(join(root, 'src/errors.ts'))};
-const program = new Command('site-gen');
-program.exitOverride();
-addDeployCommand(program);
-try {
-  await program.parseAsync(process.argv.slice(1), { from: 'user' });
-} catch (error) {
-  if (error?.code?.startsWith?.('commander.')) process.exit(error.exitCode ?? 1);
-  process.stderr.write(describeError(error) + '\\n');
-  process.exit(1);
-}
+import { main } from ${JSON.stringify(join(root, 'src/cli/main.ts'))};
+process.exitCode = await main(['node', 'site-gen', ...process.argv.slice(1)]);
 `;
 
 interface Result {
@@ -120,6 +110,29 @@ cli('exits non-zero with what failed and what to do when the endpoint does not a
   assert.is(result.code, 1);
   assert.match(result.stderr, new RegExp(`Could not list s3://cli-flags/: ${closed.endpoint.replace(/\./g, '\\.')} refused the connection \\(ECONNREFUSED\\); check --endpoint`));
   assert.not.match(result.stderr, /\n\s+at /, 'no stack trace for an operational failure');
+});
+
+cli('exits 3 when S3 is deployed but the CloudFront distribution is unknown, and 0 once it invalidates', async () => {
+  const cdn = await startCloudFrontStandIn({ distributions: ['E1KNOWN'] });
+  try {
+    await writeFile(join(state.project, 'dist/contact/index.html'), '<h1>Contact, changed for the CDN test</h1>');
+    const flags = ['--bucket', 'cli-flags', '--endpoint', state.server.endpoint, '--cloudfront-endpoint', cdn.endpoint];
+    const unknown = await siteGen([...flags, '--cloudfront-distribution', 'E9UNKNOWN'], state.project);
+    assert.is(unknown.code, 3, 'exit code 3: deployed to S3, CDN not invalidated');
+    assert.match(unknown.stdout, /Deployed to s3:\/\/cli-flags\/: 2 uploaded/);
+    assert.match(unknown.stderr, /^Deployed to s3:\/\/cli-flags\/, but the CloudFront distribution E9UNKNOWN was not invalidated: CloudFront has no distribution "E9UNKNOWN"/);
+    assert.match(unknown.stderr, 'aws cloudfront create-invalidation --distribution-id E9UNKNOWN --paths "/contact" "/contact/" "/contact/index.html"');
+    assert.not.match(unknown.stderr, /\n\s+at /, 'no stack trace');
+
+    await writeFile(join(state.project, 'dist/contact/index.html'), '<h1>Contact, changed again</h1>');
+    const known = await siteGen([...flags, '--cloudfront-distribution', 'E1KNOWN', '--wait'], state.project);
+    assert.is(known.code, 0, known.stderr);
+    assert.equal(cdn.invalidations.map((i) => i.paths), [['/contact', '/contact/', '/contact/index.html']]);
+    assert.match(known.stdout, /Invalidated 3 paths of the CloudFront distribution E1KNOWN \(invalidation I\d+\): completed in/);
+    assert.match(cdn.requests[0]!.authorization, /Credential=S3RVER\//, 'the credentials of the environment, as for S3');
+  } finally {
+    await cdn.close();
+  }
 });
 
 cli('exits non-zero and asks for a bucket when none is given', async () => {

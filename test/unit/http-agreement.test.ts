@@ -12,6 +12,7 @@ import { localTargets } from '../../src/deploy/deploy.ts';
 import { createStaticServer, type StaticServer } from '../../src/dev/server.ts';
 import { startWatch, type WatchSession } from '../../src/dev/watch.ts';
 import { HASHED_FILES_PATH, isBuildMetadata } from '../../src/http/hashed-files.ts';
+import { HEADERS_FILE } from '../../src/http/headers-file.ts';
 import { CACHE_IMMUTABLE, CACHE_REVALIDATE } from '../../src/http/policy.ts';
 
 interface Answer {
@@ -100,7 +101,7 @@ agree('serve and deploy agree on every file of dist/', async ({ dist }) => {
 
 agree('watch, serve and deploy agree on every file watch builds', async ({ watch, watched }) => {
   assert.ok(watched.deployed.size > 10, 'watch wrote the whole site');
-  assert.equal(watched.files.filter((file) => !watched.deployed.has(file)), [HASHED_FILES_PATH], 'watch writes every file plus the list, no siblings');
+  assert.equal(watched.files.filter((file) => !watched.deployed.has(file)).sort(), [HASHED_FILES_PATH, HEADERS_FILE].sort(), 'watch writes every file plus the list and _headers, no siblings');
   for (const [file, stored] of watched.deployed) {
     const live = await ask(watch.url, file);
     const served = await ask(watched.serveUrl, file);
@@ -110,7 +111,7 @@ agree('watch, serve and deploy agree on every file watch builds', async ({ watch
   }
 });
 
-agree('the .br/.gz siblings are cached as their twin, and the build list is never served', async ({ dist, watch }) => {
+agree('the .br/.gz siblings are cached as their twin, and the build list and _headers are never served', async ({ dist, watch }) => {
   const siblings = dist.files.filter((file) => isSibling(file, dist.files));
   assert.ok(siblings.length > 0);
   for (const file of siblings) {
@@ -118,7 +119,7 @@ agree('the .br/.gz siblings are cached as their twin, and the build list is neve
     assert.is(served.cacheControl, dist.deployed.get(file.slice(0, -3))!.cacheControl, `${file} is cached as its twin`);
   }
   for (const base of [dist.serveUrl, watch.url]) {
-    assert.is((await ask(base, HASHED_FILES_PATH)).status, 404, `${base} does not serve the build's own notes`);
+    for (const file of [HASHED_FILES_PATH, HEADERS_FILE]) assert.is((await ask(base, file)).status, 404, `${base} does not serve the build's own ${file}`);
   }
 });
 

@@ -1,0 +1,58 @@
+// What a CDN must forget after a deploy: every address a visitor can request of each changed page or file, never a hashed asset.
+import { wasStoredHashed, type Plan } from './plan.ts';
+
+/** Above this many paths one wildcard is sent instead (CloudFront bills paths beyond 1,000 a month; a wildcard counts as one). */
+export const DEFAULT_MAX_PATHS = 100;
+/** CloudFront takes at most 3,000 paths in one invalidation. */
+export const MAX_PATHS_LIMIT = 3000;
+/** A distribution ID as the CloudFront console shows it: E2QWRUHAPOMQZL. */
+export const DISTRIBUTION_ID = /^[A-Z0-9]{1,64}$/;
+
+export interface InvalidationPlan {
+  /** The paths to send: the addresses of the changed files, or the prefix's wildcard alone. */
+  paths: string[];
+  /** How many addresses changed, before the wildcard replaced them. */
+  addresses: number;
+  wildcard: boolean;
+}
+
+/** URL paths are encoded as a browser requests them; CloudFront matches invalidation paths against those. */
+const encode = (path: string) => encodeURI(path);
+
+/**
+ * Every address that serves a file of the output folder: a page under its folder with and without the slash and as
+ * index.html (/contact, /contact/, /contact/index.html; the home page as / and /index.html), any other file as is.
+ */
+export function addressesOf(path: string, prefix: string): string[] {
+  const root = `/${prefix}`;
+  if (path === 'index.html') return [root, `${root}index.html`].map(encode);
+  if (path.endsWith('/index.html')) {
+    const folder = root + path.slice(0, -'/index.html'.length);
+    return [folder, `${folder}/`, `${folder}/index.html`].map(encode);
+  }
+  return [encode(root + path)];
+}
+
+/** The files whose address now answers differently: uploaded or deleted, hashed assets aside (a new name, never a new body). */
+function changedFiles(plan: Plan): string[] {
+  const changed = new Set<string>();
+  for (const { target } of plan.uploads) {
+    // A page's alias (contact) has the page's path (contact/index.html), so both land on one entry.
+    if (target.phase !== 'hashed-assets') changed.add(target.path);
+  }
+  const deleted = new Set(plan.deletes.map((key) => key.slice(plan.prefix.length)));
+  for (const path of deleted) {
+    if (wasStoredHashed(plan.previous, plan.prefix, plan.prefix + path)) continue;
+    // The alias of a deleted page ("contact" beside "contact/index.html") is one of that page's addresses already.
+    if (deleted.has(`${path}/index.html`)) continue;
+    changed.add(path);
+  }
+  return [...changed];
+}
+
+/** The paths to invalidate after carrying out `plan`; none when the deploy changed nothing a visitor can request. */
+export function invalidationFor(plan: Plan, maxPaths: number): InvalidationPlan {
+  const addresses = [...new Set(changedFiles(plan).flatMap((path) => addressesOf(path, plan.prefix)))].sort();
+  if (addresses.length > maxPaths) return { paths: [`/${encode(plan.prefix)}*`], addresses: addresses.length, wildcard: true };
+  return { paths: addresses, addresses: addresses.length, wildcard: false };
+}
