@@ -198,6 +198,7 @@ export function pageDocument(input: PageInput): string {
     criticalCss: input.critical,
     stylesheet: input.base + input.cssFile,
     script: scripts?.entry,
+    captureScript: client.captureScript,
     modulePreloads: scripts?.preloads ?? [],
     fontPreloads: fontUrls(input.critical),
     extraScripts: input.extraScripts,

@@ -21,7 +21,10 @@ export interface PageScripts {
   entry: string;
   /** URLs fetched at once: the entry's static imports and the chunks of its `load` islands. */
   preloads: string[];
-  /** Output files (relative to the output folder) the page loads before any interaction. */
+  /**
+   * Output files (relative to the output folder) the page downloads at load, before any interaction: the entry, its
+   * static imports and the modulepreloads. Islands hydrated at idle, when visible or on interaction come later.
+   */
   files: string[];
 }
 
@@ -31,6 +34,8 @@ export interface ClientBundle {
   pages: Map<string, PageScripts>;
   /** Absolute paths of every project file bundled. */
   inputs: string[];
+  /** The runtime's inline head script (src/runtime/capture.ts) for pages with islands; empty when no page has one. */
+  captureScript: string;
 }
 
 export interface BundleOptions {
@@ -49,6 +54,7 @@ const ENTRY_NAMESPACE = 'site-gen-entry';
 // A virtual output folder: nothing is written, paths are made relative to it.
 const OUTDIR = 'site-gen-out';
 const runtimeStart = join(toolRoot, 'src/runtime/start.ts');
+const runtimeCapture = join(toolRoot, 'src/runtime/capture.ts');
 
 export function islandModule(islandsDir: string, name: string): string | undefined {
   return ['.tsx', '.ts', '.jsx', '.js'].map((ext) => join(islandsDir, name + ext)).find((file) => existsSync(file));
@@ -90,7 +96,7 @@ export async function bundleClient(options: BundleOptions): Promise<ClientBundle
   const sources = new Map(pages.map((p) => [p.name, entrySource(options.islandsDir, p, options.root)]));
   const files = new Map<string, Uint8Array>();
   const scripts = new Map<string, PageScripts>();
-  if (pages.length === 0) return { files, pages: scripts, inputs: [] };
+  if (pages.length === 0) return { files, pages: scripts, inputs: [], captureScript: '' };
 
   const entries: Plugin = {
     name: 'site-gen-entries',
@@ -147,12 +153,6 @@ export async function bundleClient(options: BundleOptions): Promise<ClientBundle
         for (const f of eager) if (!before.has(f) || f === chunk) preload.add(f);
       }
     }
-    // Every island's code counts toward the page's weight: idle and visible islands load without any interaction.
-    for (const use of page.islands) {
-      const file = islandModule(options.islandsDir, use.name)!;
-      const chunk = Object.entries(outputs).find(([, out]) => out.entryPoint && join(options.root, out.entryPoint) === file)?.[0];
-      if (chunk) addStatic(chunk);
-    }
     scripts.set(page.name, {
       entry: options.base + entry,
       preloads: [...preload].sort().map((f) => options.base + f),
@@ -162,7 +162,17 @@ export async function bundleClient(options: BundleOptions): Promise<ClientBundle
   const inputs = Object.keys(result.metafile.inputs)
     .filter((p) => !p.includes(':') && !p.includes('node_modules'))
     .map((p) => join(options.root, p));
-  return { files, pages: scripts, inputs };
+  return { files, pages: scripts, inputs, captureScript: await captureScript(options) };
+}
+
+/** The capture script as one classic inline script: it must run while the page is parsed, before any module. */
+async function captureScript(options: BundleOptions): Promise<string> {
+  const result = await build({
+    ...browserBuildOptions(options.root, options.target, true),
+    entryPoints: [runtimeCapture],
+    format: 'iife',
+  });
+  return new TextDecoder().decode(result.outputFiles[0]!.contents).trim();
 }
 
 /** Metafile output paths are relative to the working folder: make them relative to the output folder. */

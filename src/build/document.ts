@@ -19,6 +19,8 @@ export interface DocumentParts {
   stylesheet: string;
   /** URL of the page's hydration entry, if it has islands. */
   script?: string;
+  /** The runtime's inline script that holds the visitor's input to islands not live yet (with `script`). */
+  captureScript?: string;
   /** URLs of the modules the entry imports at once. */
   modulePreloads: string[];
   /** URLs of the woff2 fonts the critical CSS uses: fetched with the HTML rather than once layout finds the text. */
@@ -107,10 +109,11 @@ export function renderDocument(parts: DocumentParts): string {
   const description = head.description ?? site.description;
   const canonical = absoluteUrl(site, parts.path === '/' ? '/' : `${parts.path}`);
   const script = headScript(site);
+  const capture = parts.script ? parts.captureScript : undefined;
   const critical = parts.criticalCss;
   const a = escapeAttribute;
   const tags = [
-    `<meta http-equiv="Content-Security-Policy" content="${a(contentSecurityPolicy([script], critical ? [critical] : []))}">`,
+    `<meta http-equiv="Content-Security-Policy" content="${a(contentSecurityPolicy(capture ? [script, capture] : [script], critical ? [critical] : []))}">`,
     `<title>${escapeText(title)}</title>`,
     `<meta name="description" content="${a(description)}">`,
     head.noindex ? '<meta name="robots" content="noindex">' : `<link rel="canonical" href="${a(canonical)}">`,
@@ -129,6 +132,7 @@ export function renderDocument(parts: DocumentParts): string {
     `<link rel="stylesheet" href="${a(parts.stylesheet)}" media="print" id="site-css">`,
     `<noscript><link rel="stylesheet" href="${a(parts.stylesheet)}"></noscript>`,
     `<script>${script}</script>`,
+    capture ? `<script>${capture}</script>` : '',
     ...parts.modulePreloads.map((href) => `<link rel="modulepreload" href="${a(href)}">`),
     parts.script ? `<script type="module" src="${a(parts.script)}"></script>` : '',
     ...(parts.extraScripts ?? []).map((src) => `<script type="module" src="${a(src)}"></script>`),

@@ -563,12 +563,17 @@ test.describe('theme switch', () => {
 });
 
 test.describe('tooltips', () => {
-  /** The page, once its idle behaviours (tooltips among them) have started, with its clock stopped: runFor moves it on. */
+  /**
+   * The page, once its tooltips island is live, with its clock stopped: runFor moves it on. The island starts at the
+   * first interaction with a control that has a tooltip; a touch starts it here without hovering or focusing any.
+   */
   async function withClock(page: Page, scrollTo: 'top' | 'footer'): Promise<void> {
     await page.clock.install();
     await page.setViewportSize(DESKTOP);
     await page.goto('/');
     await enhanced(page);
+    await page.locator('.tooltip-anchor').first().dispatchEvent('pointerdown', { pointerType: 'touch' });
+    await expect(page.locator('site-island[data-island="tooltips"]')).toHaveAttribute('data-hydrated', '');
     if (scrollTo === 'footer') await page.getByRole('list', { name: 'Social media' }).scrollIntoViewIfNeeded();
     await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
   }

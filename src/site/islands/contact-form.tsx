@@ -47,5 +47,6 @@ function ContactFormIsland({ copy }: ContactFormIslandProps) {
   return <ContactForm copy={copy} sending={sending} onSubmit={send} onFocus={() => void loadToasts()} />;
 }
 
-// load: the form is what the contact page is for and sits on its first screen; it must answer the first submit.
-export default island('contact-form', ContactFormIsland, { hydrate: 'load' });
+// idle (after the load event): the form is what the contact page is for, so it is ready soon, but never ahead of the
+// first paint. A submit, click or typing before then hydrates it at once and is replayed (src/runtime).
+export default island('contact-form', ContactFormIsland, { hydrate: 'idle' });
