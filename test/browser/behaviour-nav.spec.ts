@@ -66,7 +66,9 @@ function intermediate(positions: number[]): number[] {
   return positions.filter((y) => y > Math.min(start, end) && y < Math.max(start, end));
 }
 
+/** The menu button, live: the header's controls hydrate at the first interaction, here the pointer reaching it. */
 async function menuButton(page: Page): Promise<Locator> {
+  await page.locator('#menu-button').hover();
   const button = page.getByRole('button', { name: 'Menu', exact: true });
   await expect(button).toBeVisible();
   return button;
@@ -225,7 +227,7 @@ test.describe('header scroll state', () => {
   test(`turns smaller and bordered past ${HEADER_SCROLL_THRESHOLD_PX} px, and back at the top`, async ({ page }) => {
     await page.setViewportSize(DESKTOP);
     await page.goto('/');
-    await expect(page.getByRole('button', { name: /menu/i })).toBeVisible();
+    await enhanced(page);
     const header = page.locator('.site-header');
     const height = () => page.locator('.header-inner').evaluate((el) => el.getBoundingClientRect().height);
     const border = () => header.evaluate((el) => getComputedStyle(el).borderBottomColor);
@@ -541,8 +543,11 @@ test.describe('theme switch', () => {
     });
     await page.goto('/');
     await page.getByRole('combobox', { name: 'Theme' }).selectOption('light');
+    await expect(page.locator('html')).toHaveClass(/\blight\b/);
     await page.reload();
     expect(await page.evaluate(() => (window as unknown as { classAtParse: string }).classAtParse)).toMatch(/\blight\b/);
+    // The switch hydrates at the first interaction: reaching it with the keyboard is one.
+    await page.getByRole('combobox', { name: 'Theme' }).focus();
     await expect(page.getByRole('combobox', { name: 'Theme' })).toHaveValue('light');
   });
 
@@ -551,8 +556,9 @@ test.describe('theme switch', () => {
     await page.goto('/');
     const html = page.locator('html');
     await page.getByRole('combobox', { name: 'Theme' }).selectOption('system');
-    expect(await page.evaluate(() => localStorage.getItem('vite-ui-theme'))).toBe('system');
+    // Chosen before the switch was live, the choice is replayed once it is: wait for what it shows.
     await expect(html).toHaveClass(/\blight\b/);
+    expect(await page.evaluate(() => localStorage.getItem('vite-ui-theme'))).toBe('system');
     await page.emulateMedia({ colorScheme: 'dark' });
     await expect(html).toHaveClass(/\bdark\b/);
     await expect(page.locator('meta[name="theme-color"]')).toHaveAttribute('content', '#0a0a0a');
