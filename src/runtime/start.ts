@@ -2,7 +2,6 @@
 // first, then replays what was held meanwhile. React and the islands' code are imported only when an island needs them.
 import { setBase } from '../base.ts';
 import type { IslandComponent } from '../island.tsx';
-import { replay } from './replay.ts';
 import type { Capture } from './scope.ts';
 import { idle } from './strategies/idle.ts';
 import { interaction } from './strategies/interaction.ts';
@@ -45,7 +44,7 @@ export function start(loaders: IslandLoaders): void {
 
 async function hydrate(element: HTMLElement, name: string, loader: IslandLoaders[string], capture: Capture | undefined): Promise<void> {
   try {
-    const [{ default: island }, { hydrateIsland }] = await Promise.all([loader(), import('./hydrate.ts')]);
+    const [{ default: island }, { hydrateIsland }] = await Promise.all([loader(), import('./hydrate.ts'), import('./replay.ts')]);
     await hydrateIsland(element, name, island);
     element.setAttribute('data-hydrated', '');
   } catch (error) {
@@ -53,8 +52,10 @@ async function hydrate(element: HTMLElement, name: string, loader: IslandLoaders
     console.error(`site-gen: island "${name}" could not be loaded:`, error);
     element.setAttribute('data-hydrated', 'failed');
   }
-  // Marked first, so nothing more is held for it; then the held events, taken out in order.
+  // Marked first, so nothing more is held for it; then the held events, taken out in order. The replay's code is
+  // fetched with the island's, never before: it stays off the page's critical path.
   const held = capture?.held.filter((entry) => entry.island === element) ?? [];
   if (capture) capture.held = capture.held.filter((entry) => entry.island !== element);
+  const { replay } = await import('./replay.ts');
   replay(element, held);
 }
