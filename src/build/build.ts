@@ -199,7 +199,6 @@ export function pageDocument(input: PageInput): string {
     stylesheet: input.base + input.cssFile,
     script: scripts?.entry,
     captureScript: client.captureScript,
-    modulePreloads: scripts?.preloads ?? [],
     fontPreloads: fontUrls(input.critical),
     extraScripts: input.extraScripts,
   });

@@ -17,13 +17,12 @@ export interface PageIslands {
 }
 
 export interface PageScripts {
-  /** URL of the page's entry module. */
+  /** URL of the page's entry module: the runtime imports it after the load event, or at the first input it holds. */
   entry: string;
-  /** URLs fetched at once: the entry's static imports and the chunks of its `load` islands. */
-  preloads: string[];
   /**
-   * Output files (relative to the output folder) the page downloads at load, before any interaction: the entry, its
-   * static imports and the modulepreloads. Islands hydrated at idle, when visible or on interaction come later.
+   * Output files (relative to the output folder) the page downloads without any interaction, as soon as the runtime
+   * starts: the entry, its static imports, and the chunks of `load` islands. Islands hydrated at idle, when visible
+   * or on interaction (and React with them) come later.
    */
   files: string[];
 }
@@ -143,21 +142,12 @@ export async function bundleClient(options: BundleOptions): Promise<ClientBundle
       for (const imp of outputs[file]?.imports ?? []) if (imp.kind === 'import-statement') addStatic(imp.path);
     };
     addStatic(entry);
-    const preload = new Set([...eager].filter((f) => f !== entry));
     for (const use of page.islands.filter((i) => i.hydrate === 'load')) {
       const file = islandModule(options.islandsDir, use.name)!;
       const chunk = Object.entries(outputs).find(([, out]) => out.entryPoint && join(options.root, out.entryPoint) === file)?.[0];
-      if (chunk) {
-        const before = new Set(eager);
-        addStatic(chunk);
-        for (const f of eager) if (!before.has(f) || f === chunk) preload.add(f);
-      }
+      if (chunk) addStatic(chunk);
     }
-    scripts.set(page.name, {
-      entry: options.base + entry,
-      preloads: [...preload].sort().map((f) => options.base + f),
-      files: [...eager].sort(),
-    });
+    scripts.set(page.name, { entry: options.base + entry, files: [...eager].sort() });
   }
   const inputs = Object.keys(result.metafile.inputs)
     .filter((p) => !p.includes(':') && !p.includes('node_modules'))

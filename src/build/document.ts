@@ -17,12 +17,13 @@ export interface DocumentParts {
   criticalCss: string;
   /** URL of the full stylesheet, loaded without blocking first paint. */
   stylesheet: string;
-  /** URL of the page's hydration entry, if it has islands. */
+  /**
+   * URL of the page's hydration entry, if it has islands. Nothing fetches it while the page loads: the inline
+   * capture script imports it after the load event, or at the visitor's first input to an island, whichever is first.
+   */
   script?: string;
-  /** The runtime's inline script that holds the visitor's input to islands not live yet (with `script`). */
+  /** The runtime's inline script (src/runtime/capture.ts) that holds input to islands not live yet and starts the runtime. */
   captureScript?: string;
-  /** URLs of the modules the entry imports at once. */
-  modulePreloads: string[];
   /** URLs of the woff2 fonts the critical CSS uses: fetched with the HTML rather than once layout finds the text. */
   fontPreloads?: string[];
   /** Extra external scripts (the dev server's reload client). */
@@ -110,6 +111,7 @@ export function renderDocument(parts: DocumentParts): string {
   const canonical = absoluteUrl(site, parts.path === '/' ? '/' : `${parts.path}`);
   const script = headScript(site);
   const capture = parts.script ? parts.captureScript : undefined;
+  if (parts.script && !capture) throw new RenderError(`${parts.path} has islands but no capture script to start them; this is a bug in site-gen.`);
   const critical = parts.criticalCss;
   const a = escapeAttribute;
   const tags = [
@@ -132,9 +134,7 @@ export function renderDocument(parts: DocumentParts): string {
     `<link rel="stylesheet" href="${a(parts.stylesheet)}" media="print" id="site-css">`,
     `<noscript><link rel="stylesheet" href="${a(parts.stylesheet)}"></noscript>`,
     `<script>${script}</script>`,
-    capture ? `<script>${capture}</script>` : '',
-    ...parts.modulePreloads.map((href) => `<link rel="modulepreload" href="${a(href)}">`),
-    parts.script ? `<script type="module" src="${a(parts.script)}"></script>` : '',
+    capture ? `<script data-entry="${a(parts.script!)}">${capture}</script>` : '',
     ...(parts.extraScripts ?? []).map((src) => `<script type="module" src="${a(src)}"></script>`),
     `<script type="application/ld+json">${organizationJsonLd(site)}</script>`,
   ].filter(Boolean);

@@ -1,8 +1,32 @@
 // Inlined in the <head> of every page with islands, so it runs before the visitor can act: holds what is done to an
-// island that is not live yet (its code may still be on the way) for the runtime to hydrate it at once and replay.
-import { pendingIslandOf, type Capture, type HeldEvent } from './scope.ts';
+// island that is not live yet (its code may still be on the way) for the runtime to hydrate it at once and replay,
+// and starts the runtime (the page's entry module) once the page has loaded, or at the first input it holds.
+import { owns, pendingIslandOf, type Capture, type HeldEvent } from './scope.ts';
 
 const capture: Capture = (window.siteGenCapture = { held: [] });
+
+// No script competes with the HTML, the stylesheet and the fonts for the first paint: the runtime waits for the load
+// event and then for a frame to be painted (a small page can fire load before it first paints), unless the visitor
+// needs it sooner.
+const entry = document.currentScript?.dataset.entry;
+let started = false;
+function startRuntime(): void {
+  if (started || !entry) return;
+  started = true;
+  import(entry).catch((error: unknown) => console.error('site-gen: the page\'s script could not be loaded:', error));
+}
+// A timeout set from an animation frame runs once that frame is rendered.
+const afterPaint = () => requestAnimationFrame(() => setTimeout(startRuntime));
+if (document.readyState === 'complete') afterPaint();
+else window.addEventListener('load', afterPaint, { once: true });
+
+/** The pointer or focus arriving on an island, or on markup an island enhances, is a reason to start the runtime now. */
+function onIntent(event: Event): void {
+  if (started) return;
+  const islands = document.querySelectorAll<HTMLElement>('site-island[data-island]:not([data-hydrated])');
+  if (pendingIslandOf(event.target) || [...islands].some((island) => owns(island, event.target))) startRuntime();
+}
+for (const type of ['pointerover', 'focusin', 'touchstart']) document.addEventListener(type, onIntent, { capture: true, passive: true });
 
 // Clicks and submits are cancelled now and replayed: their default (follow a link, send the form) happens once, at
 // the replay, unless the live island cancels it. Keys and typing keep their default (the text goes into the field
@@ -59,6 +83,7 @@ function hold(event: Event): void {
   // Typing makes one input event a key: the last one carries the field's value, and one replay of it is enough.
   if (event.type === 'input') capture.held = capture.held.filter((other) => other.event.type !== 'input' || other.target !== target);
   capture.held.push(held);
+  startRuntime();
   capture.onHold?.(island);
 }
 

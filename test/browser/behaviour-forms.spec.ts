@@ -20,6 +20,8 @@ const SENT = { title: 'Message sent!', description: "We'll get back to you as so
  */
 async function hydrated(locator: Locator): Promise<void> {
   await locator.scrollIntoViewIfNeeded();
+  // Islands hydrated at the first interaction start as the pointer reaches them, as a visitor's would.
+  await locator.hover({ position: { x: 2, y: 2 } });
   await expect
     .poll(() => locator.evaluate((el) => el.closest('site-island')?.getAttribute('data-hydrated') ?? null), { message: 'the island hydrates' })
     .toBe('');

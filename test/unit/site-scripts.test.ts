@@ -20,12 +20,16 @@ const textOf = (path: string) => {
   return typeof data === 'string' ? data : Buffer.from(data).toString('utf8');
 };
 
-/** What the browser fetches before any interaction, found from the HTML alone: scripts, preloads, their static imports. */
+/**
+ * What the browser fetches without any interaction, found from the HTML alone: module scripts, modulepreloads, the
+ * entry the capture script imports after the load event, and their static imports.
+ */
 function loadedAtLoad(page: string): string[] {
   const { document } = parseHTML(textOf(page));
   const start = [
     ...[...document.querySelectorAll('script[type="module"][src]')].map((s) => s.getAttribute('src')!),
     ...[...document.querySelectorAll('link[rel="modulepreload"]')].map((l) => l.getAttribute('href')!),
+    ...[...document.querySelectorAll('script[data-entry]')].map((s) => s.getAttribute('data-entry')!),
   ].map((url) => url.slice(1));
   const seen = new Set<string>();
   const visit = (file: string) => {
@@ -54,12 +58,14 @@ scripts('the home and contact pages load at most 20 KB brotli of JavaScript, the
   for (const page of pages) assert.ok(page.js.brotli <= limit[page.path]!, `${page.path}: ${page.js.brotli} bytes brotli of JavaScript at load, over ${limit[page.path]}`);
 });
 
-scripts('no page fetches React or island code at load: only the runtime, which imports them when needed', () => {
+scripts('no script is fetched while the page loads: the runtime comes after the load event, React and islands when needed', () => {
   for (const page of pages) {
     for (const file of loadedAtLoad(page.file)) {
       assert.not.match(textOf(file), /react\.transitional\.element|hydrateRoot/, `${page.path}: ${file} is React-free`);
     }
-    assert.match(textOf(page.file), /<script>[^<]*siteGenCapture/, `${page.path}: the input capture is inline, so it works before any script arrives`);
+    const { document } = parseHTML(textOf(page.file));
+    assert.is(document.querySelectorAll('script[src], link[rel="modulepreload"]').length, 0, `${page.path}: no script or modulepreload in the HTML`);
+    assert.match(document.querySelector('script[data-entry]')?.textContent ?? '', /siteGenCapture/, `${page.path}: the input capture is inline, so it works before any script arrives`);
   }
 });
 

@@ -47,6 +47,6 @@ function ContactFormIsland({ copy }: ContactFormIslandProps) {
   return <ContactForm copy={copy} sending={sending} onSubmit={send} onFocus={() => void loadToasts()} />;
 }
 
-// idle (after the load event): the form is what the contact page is for, so it is ready soon, but never ahead of the
-// first paint. A submit, click or typing before then hydrates it at once and is replayed (src/runtime).
-export default island('contact-form', ContactFormIsland, { hydrate: 'idle' });
+// interaction: the form needs its code only once the visitor reaches it (pointer, focus, touch), which starts it at
+// once; a click, typing or a submit made before it is live is replayed then (src/runtime). No React before that.
+export default island('contact-form', ContactFormIsland, { hydrate: 'interaction' });
