@@ -147,9 +147,15 @@ export function renderDocument(parts: DocumentParts): string {
     .replace(BODY, () => parts.body);
 }
 
-/** The woff2 files named by the @font-face rules of a stylesheet, in order, once each. */
+/**
+ * The woff2 files to preload for a stylesheet's @font-face rules, in order, once each. A face with `font-display:
+ * swap` paints at once in its fallback and swaps later: its font is fetched when layout asks for it, after the HTML,
+ * and never holds the first paint back (the site gives such faces metric-matched fallbacks, so the swap moves
+ * nothing). Any other face (`block`, `fallback`, `optional`, `auto`) wants its own font in the first paint: preloaded.
+ */
 export function fontUrls(css: string): string[] {
-  const urls = [...css.matchAll(/@font-face\s*\{[^}]*\}/g)].flatMap((face) => [...face[0].matchAll(/url\(\s*["']?([^"')]+\.woff2)["']?\s*\)/g)].map((m) => m[1]!));
+  const faces = [...css.matchAll(/@font-face\s*\{[^}]*\}/g)].map((face) => face[0]).filter((face) => !/font-display\s*:\s*swap\b/.test(face));
+  const urls = faces.flatMap((face) => [...face.matchAll(/url\(\s*["']?([^"')]+\.woff2)["']?\s*\)/g)].map((m) => m[1]!));
   return [...new Set(urls)];
 }
 

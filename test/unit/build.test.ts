@@ -6,7 +6,7 @@ import { parseHTML } from 'linkedom';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildSite, routeFile } from '../../src/build/build.ts';
-import { sha256 } from '../../src/build/document.ts';
+import { fontUrls, sha256 } from '../../src/build/document.ts';
 import { BrokenLinkError, BudgetExceededError, ContentError, IslandError } from '../../src/errors.ts';
 import { copyFixture, tempOut } from '../helpers/fixture.ts';
 
@@ -98,6 +98,11 @@ output('each page inlines only the CSS its markup uses', () => {
   const full = [...files.keys()].find((f) => /^assets\/site-[0-9a-f]{8}\.css$/.test(f))!;
   assert.match(text(files, full), /faq-panel/, 'the full stylesheet has everything');
   assert.match(text(files, 'index.html'), new RegExp(`<noscript><link rel="stylesheet" href="/${full}"></noscript>`), 'readable without JavaScript');
+});
+
+output('a swap face is not preloaded: it paints in its fallback and does not hold the first paint back', () => {
+  const css = '@font-face{font-family:A;font-display:swap;src:url(/a.woff2)format("woff2")}@font-face{font-family:B;font-display:fallback;src:url(/b.woff2)format("woff2")}@font-face{font-family:C;src:url(/c.woff2)}';
+  assert.equal(fontUrls(css), ['/b.woff2', '/c.woff2']);
 });
 
 output("preloads the fonts the page's critical CSS uses, and only those", () => {
