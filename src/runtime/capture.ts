@@ -74,8 +74,8 @@ function hold(event: Event): void {
   if (isCheckable(target)) {
     // The box ticks under the visitor's finger now; the replay unticks it first, so its click toggles it once, and
     // that click fires the input and change events again.
-    if (event.type !== 'click') return;
-    held.value = target.checked;
+    if (event.type === 'input' || event.type === 'change') return;
+    if (event.type === 'click') held.value = target.checked;
   } else {
     if (CANCELLED.has(event.type)) event.preventDefault();
     if ('value' in target && (event.type === 'input' || event.type === 'change')) held.value = String(target.value);
