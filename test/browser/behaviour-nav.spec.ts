@@ -252,8 +252,10 @@ test.describe('anchor links', () => {
   test('scroll smoothly to their section and add its hash to the address and the history', async ({ page }) => {
     await page.setViewportSize(DESKTOP);
     await page.goto('/');
+    // The idle behaviours started (the header's scrolled state, entrance animations) and the link in view first, so
+    // that the only scrolling recorded is the link's own.
+    await enhanced(page);
     const link = page.locator('#about').getByRole('link', { name: 'Learn More' });
-    // In view first, so that the only scrolling recorded is the link's own.
     await link.scrollIntoViewIfNeeded();
     const before = await page.evaluate(() => history.length);
     const scroll = await recordScroll(page);
