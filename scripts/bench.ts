@@ -1,7 +1,7 @@
 // `npm run bench`: measures the built site against the same pages as a client-only React app; writes
 // bench/results.json and bench/RESULTS.md and prints the tables. Options: --build-runs N (5), --lighthouse-runs N (3),
 // --load-runs N (3), --skip-lighthouse.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { launchChromium, measureLoad } from '../bench/lib/browser-load.ts';
@@ -143,7 +143,8 @@ async function main(): Promise<void> {
   };
   await mkdir(benchDir, { recursive: true });
   await writeFile(join(benchDir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
-  await writeFile(join(benchDir, 'RESULTS.md'), markdownReport(results));
+  const analysis = await readFile(join(benchDir, 'ANALYSIS.md'), 'utf8').catch(() => undefined);
+  await writeFile(join(benchDir, 'RESULTS.md'), markdownReport(results, analysis));
   process.stdout.write(`\n${textReport(results)}\nWrote bench/results.json and bench/RESULTS.md in ${results.settings.durationS} s.\n`);
 }
 

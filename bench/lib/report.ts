@@ -149,7 +149,8 @@ function shortfalls(v: VariantResult): string[] {
   return Object.entries(v.lighthouse).map(([path, l]) => `- \`${path}\` ${v.name}: ${l.shortfalls.length ? l.shortfalls.join(', ') : 'none'}`);
 }
 
-export function markdownReport(r: BenchResults): string {
+/** The report as Markdown; `analysis` (bench/ANALYSIS.md, written by hand) is appended as it is. */
+export function markdownReport(r: BenchResults, analysis?: string): string {
   return [
     '# site-gen bench results',
     '',
@@ -171,5 +172,6 @@ export function markdownReport(r: BenchResults): string {
     '',
     ...[r.variants['site-gen'], r.variants['client-only']].flatMap((v) => v.pages.map((p) => `- \`${p.path}\` ${v.name}: ${p.requests.browser.log.join(', ')}`)),
     '',
+    ...(analysis ? [analysis.trim(), ''] : []),
   ].join('\n');
 }
