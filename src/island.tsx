@@ -2,13 +2,23 @@
 import { Component, createContext, createElement, useContext, type ComponentType, type ReactNode } from 'react';
 import { ErrorScreen } from './site/components/ErrorScreen.tsx';
 
-/** When an island's code runs in the browser: at once, when the main thread is idle, when scrolled into view, or when a media query matches. */
-export type HydrateStrategy = 'load' | 'idle' | 'visible' | 'media';
+/**
+ * When an island's code runs in the browser: at once, after the load event when the main thread is idle, when
+ * scrolled into view, when a media query matches, or at the visitor's first interaction with it. Whatever the
+ * strategy, a click, key press, submit or change on an island that is not live yet hydrates it at once (src/runtime).
+ */
+export const HYDRATE_STRATEGIES = ['load', 'idle', 'visible', 'media', 'interaction'] as const;
+export type HydrateStrategy = (typeof HYDRATE_STRATEGIES)[number];
 
 export interface IslandOptions {
   hydrate: HydrateStrategy;
   /** The media query, for `hydrate: 'media'`. */
   media?: string;
+  /**
+   * A selector for server markup outside the island that it gives behaviour to (e.g. '.tooltip-anchor'): the pointer
+   * or focus there counts as interaction with the island, and gets hover or focus once it is live.
+   */
+  targets?: string;
 }
 
 export interface IslandDefinition<P = any> extends IslandOptions {

@@ -77,6 +77,13 @@ export async function weighPage(outDir: string, page: { path: string; file: stri
     const local = localPath(url, base);
     if (local) entries.push(local);
   }
+  // site-gen's runtime entry: imported by the inline capture script after the load event (src/runtime/capture.ts).
+  for (const script of all('script[data-entry]')) {
+    const url = script.getAttribute('data-entry')!;
+    requests.push({ url, kind: 'script', renderBlocking: false });
+    const local = localPath(url, base);
+    if (local) entries.push(local);
+  }
   for (const link of all('link[rel~="modulepreload"][href], link[rel~="preload"][href]')) {
     const url = link.getAttribute('href')!;
     const modulepreload = link.getAttribute('rel')!.includes('modulepreload');

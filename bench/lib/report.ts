@@ -28,6 +28,7 @@ function bytesRow(variant: string, p: PageResult): string[] {
     kb(p.inlineCss.raw),
     kb(p.renderBlockingCss.brotli),
     kb(p.firstRenderBrotli),
+    kb(p.js.atLoad.brotli),
     `${kb(p.js.total.raw)} / ${kb(p.js.total.brotli)}`,
     `${kb(p.js.pageOnly.raw)} / ${kb(p.js.pageOnly.brotli)}`,
     `${kb(p.js.shared.raw)} / ${kb(p.js.shared.brotli)}`,
@@ -54,11 +55,12 @@ function pairedRows(r: BenchResults, row: (variant: string, p: PageResult) => st
 function bytesTable(r: BenchResults): Table {
   return {
     title: 'Per page: bytes (KB; brotli 11, gzip 9)',
-    head: ['page', 'HTML+inline CSS raw/gz/br', 'inline CSS raw', 'blocking CSS br', 'first render br', 'JS raw/br', 'JS page-only raw/br', 'JS shared raw/br'],
+    head: ['page', 'HTML+inline CSS raw/gz/br', 'inline CSS raw', 'blocking CSS br', 'first render br', 'initial JS br', 'JS raw/br', 'JS page-only raw/br', 'JS shared raw/br'],
     rows: pairedRows(r, bytesRow),
     notes: [
       'first render br: HTML + render-blocking CSS, plus for the client-only app the JS that renders the content.',
-      'JS: all the page loads without interaction (at load, and island chunks loaded lazily); "shared" = also loaded by another page.',
+      'initial JS br: what the page fetches before any interaction: module scripts, modulepreloads and their static imports; for site-gen the runtime entry its inline script imports after the load event and first paint, and the entry\'s static imports (not React, not the islands).',
+      'JS: all the page can load without interaction (initial, and island chunks and React loaded later); "shared" = also loaded by another page.',
     ],
   };
 }
@@ -147,7 +149,8 @@ function shortfalls(v: VariantResult): string[] {
   return Object.entries(v.lighthouse).map(([path, l]) => `- \`${path}\` ${v.name}: ${l.shortfalls.length ? l.shortfalls.join(', ') : 'none'}`);
 }
 
-export function markdownReport(r: BenchResults): string {
+/** The report as Markdown; `analysis` (bench/ANALYSIS.md, written by hand) is appended as it is. */
+export function markdownReport(r: BenchResults, analysis?: string): string {
   return [
     '# site-gen bench results',
     '',
@@ -169,5 +172,6 @@ export function markdownReport(r: BenchResults): string {
     '',
     ...[r.variants['site-gen'], r.variants['client-only']].flatMap((v) => v.pages.map((p) => `- \`${p.path}\` ${v.name}: ${p.requests.browser.log.join(', ')}`)),
     '',
+    ...(analysis ? [analysis.trim(), ''] : []),
   ].join('\n');
 }

@@ -40,6 +40,8 @@ export interface PageInput {
   paths: ProjectPaths;
   /** The page's scripts, if it has islands. */
   scripts: PageScripts | undefined;
+  /** The inline script that holds a visitor's input on islands not live yet (the bundle's captureScript). */
+  captureScript: string;
   /** The page's critical CSS (criticalCss of the full stylesheet and the page's HTML). */
   critical: string;
   cssFile: string;
@@ -59,7 +61,7 @@ export function pageDocument(input: PageInput): string {
     criticalCss: input.critical,
     stylesheet: input.base + input.cssFile,
     script: scripts?.entry,
-    modulePreloads: scripts?.preloads ?? [],
+    captureScript: input.captureScript,
     fontPreloads: fontUrls(input.critical),
     extraScripts: input.extraScripts,
   });

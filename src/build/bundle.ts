@@ -17,11 +17,13 @@ export interface PageIslands {
 }
 
 export interface PageScripts {
-  /** URL of the page's entry module. */
+  /** URL of the page's entry module: the runtime imports it after the load event, or at the first input it holds. */
   entry: string;
-  /** URLs fetched at once: the entry's static imports and the chunks of its `load` islands. */
-  preloads: string[];
-  /** Output files (relative to the output folder) the page loads before any interaction. */
+  /**
+   * Output files (relative to the output folder) the page downloads without any interaction, as soon as the runtime
+   * starts: the entry, its static imports, and the chunks of `load` islands. Islands hydrated at idle, when visible
+   * or on interaction (and React with them) come later.
+   */
   files: string[];
 }
 
@@ -31,6 +33,8 @@ export interface ClientBundle {
   pages: Map<string, PageScripts>;
   /** Absolute paths of every project file bundled. */
   inputs: string[];
+  /** The runtime's inline head script (src/runtime/capture.ts) for pages with islands; empty when no page has one. */
+  captureScript: string;
 }
 
 export interface BundleOptions {
@@ -49,6 +53,7 @@ const ENTRY_NAMESPACE = 'site-gen-entry';
 // A virtual output folder: nothing is written, paths are made relative to it.
 const OUTDIR = 'site-gen-out';
 const runtimeStart = join(toolRoot, 'src/runtime/start.ts');
+const runtimeCapture = join(toolRoot, 'src/runtime/capture.ts');
 
 export function islandModule(islandsDir: string, name: string): string | undefined {
   return ['.tsx', '.ts', '.jsx', '.js'].map((ext) => join(islandsDir, name + ext)).find((file) => existsSync(file));
@@ -99,7 +104,7 @@ export async function bundleClient(options: BundleOptions): Promise<ClientBundle
   const sources = new Map(pages.map((p) => [p.name, entrySource(options.islandsDir, p, options.root)]));
   const files = new Map<string, Uint8Array>();
   const scripts = new Map<string, PageScripts>();
-  if (pages.length === 0) return { files, pages: scripts, inputs: [] };
+  if (pages.length === 0) return { files, pages: scripts, inputs: [], captureScript: '' };
 
   const entries: Plugin = {
     name: 'site-gen-entries',
@@ -148,31 +153,27 @@ export async function bundleClient(options: BundleOptions): Promise<ClientBundle
       for (const imp of outputs[file]?.imports ?? []) if (imp.kind === 'import-statement') addStatic(imp.path);
     };
     addStatic(entry);
-    const preload = new Set([...eager].filter((f) => f !== entry));
     for (const use of page.islands.filter((i) => i.hydrate === 'load')) {
-      const chunk = islandChunk(use.name);
-      if (chunk) {
-        const before = new Set(eager);
-        addStatic(chunk);
-        for (const f of eager) if (!before.has(f) || f === chunk) preload.add(f);
-      }
-    }
-    // Every island's code counts toward the page's weight: idle and visible islands load without any interaction.
-    for (const use of page.islands) {
       const chunk = islandChunk(use.name);
       if (chunk) addStatic(chunk);
     }
-    scripts.set(page.name, {
-      entry: options.base + entry,
-      preloads: [...preload].sort().map((f) => options.base + f),
-      files: [...eager].sort(),
-    });
+    scripts.set(page.name, { entry: options.base + entry, files: [...eager].sort() });
   }
   for (const page of withIslands) scripts.set(page.name, scripts.get(entryOf.get(entryKey(page))!.name)!);
   const inputs = Object.keys(result.metafile.inputs)
     .filter((p) => !p.includes(':') && !p.includes('node_modules'))
     .map((p) => join(options.root, p));
-  return { files, pages: scripts, inputs };
+  return { files, pages: scripts, inputs, captureScript: await captureScript(options) };
+}
+
+/** The capture script as one classic inline script: it must run while the page is parsed, before any module. */
+async function captureScript(options: BundleOptions): Promise<string> {
+  const result = await build({
+    ...browserBuildOptions(options.root, options.target, true),
+    entryPoints: [runtimeCapture],
+    format: 'iife',
+  });
+  return new TextDecoder().decode(result.outputFiles[0]!.contents).trim();
 }
 
 /** Metafile output paths are relative to the working folder: make them relative to the output folder. */

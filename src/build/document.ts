@@ -18,10 +18,13 @@ export interface DocumentParts {
   criticalCss: string;
   /** URL of the full stylesheet, loaded without blocking first paint. */
   stylesheet: string;
-  /** URL of the page's hydration entry, if it has islands. */
+  /**
+   * URL of the page's hydration entry, if it has islands. Nothing fetches it while the page loads: the inline
+   * capture script imports it after the load event, or at the visitor's first input to an island, whichever is first.
+   */
   script?: string;
-  /** URLs of the modules the entry imports at once. */
-  modulePreloads: string[];
+  /** The runtime's inline script (src/runtime/capture.ts) that holds input to islands not live yet and starts the runtime. */
+  captureScript?: string;
   /** URLs of the woff2 fonts the critical CSS uses: fetched with the HTML rather than once layout finds the text. */
   fontPreloads?: string[];
   /** Extra external scripts (the dev server's reload client). */
@@ -107,10 +110,12 @@ export function renderDocument(parts: DocumentParts): string {
   const description = head.description ?? site.description;
   const canonical = absoluteUrl(site, parts.path === '/' ? '/' : `${parts.path}`);
   const script = headScript(site);
+  const capture = parts.script ? parts.captureScript : undefined;
+  if (parts.script && !capture) throw new RenderError(`${parts.path} has islands but no capture script to start them; this is a bug in site-gen.`);
   const critical = parts.criticalCss;
   const a = escapeAttribute;
   const tags = [
-    `<meta http-equiv="Content-Security-Policy" content="${a(contentSecurityPolicy([script], critical ? [critical] : []))}">`,
+    `<meta http-equiv="Content-Security-Policy" content="${a(contentSecurityPolicy(capture ? [script, capture] : [script], critical ? [critical] : []))}">`,
     `<title>${escapeText(title)}</title>`,
     `<meta name="description" content="${a(description)}">`,
     head.noindex ? '<meta name="robots" content="noindex">' : `<link rel="canonical" href="${a(canonical)}">`,
@@ -129,8 +134,7 @@ export function renderDocument(parts: DocumentParts): string {
     `<link rel="stylesheet" href="${a(parts.stylesheet)}" media="print" id="site-css">`,
     `<noscript><link rel="stylesheet" href="${a(parts.stylesheet)}"></noscript>`,
     `<script>${script}</script>`,
-    ...parts.modulePreloads.map((href) => `<link rel="modulepreload" href="${a(href)}">`),
-    parts.script ? `<script type="module" src="${a(parts.script)}"></script>` : '',
+    capture ? `<script data-entry="${a(parts.script!)}">${capture}</script>` : '',
     ...(parts.extraScripts ?? []).map((src) => `<script type="module" src="${a(src)}"></script>`),
     `<script type="application/ld+json">${organizationJsonLd(site)}</script>`,
   ].filter(Boolean);
@@ -143,9 +147,15 @@ export function renderDocument(parts: DocumentParts): string {
     .replace(BODY, () => parts.body);
 }
 
-/** The woff2 files named by the @font-face rules of a stylesheet, in order, once each. */
+/**
+ * The woff2 files to preload for a stylesheet's @font-face rules, in order, once each. A face with `font-display:
+ * swap` paints at once in its fallback and swaps later: its font is fetched when layout asks for it, after the HTML,
+ * and never holds the first paint back (the site gives such faces metric-matched fallbacks, so the swap moves
+ * nothing). Any other face (`block`, `fallback`, `optional`, `auto`) wants its own font in the first paint: preloaded.
+ */
 export function fontUrls(css: string): string[] {
-  const urls = [...css.matchAll(/@font-face\s*\{[^}]*\}/g)].flatMap((face) => [...face[0].matchAll(/url\(\s*["']?([^"')]+\.woff2)["']?\s*\)/g)].map((m) => m[1]!));
+  const faces = [...css.matchAll(/@font-face\s*\{[^}]*\}/g)].map((face) => face[0]).filter((face) => !/font-display\s*:\s*swap\b/.test(face));
+  const urls = faces.flatMap((face) => [...face.matchAll(/url\(\s*["']?([^"')]+\.woff2)["']?\s*\)/g)].map((m) => m[1]!));
   return [...new Set(urls)];
 }
 

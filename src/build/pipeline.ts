@@ -363,7 +363,7 @@ export class Pipeline {
       const { critical, derived } = this.#criticalFor(file, page.html);
       if (derived) this.#derivedOnRequest += 1;
       const scripts = page.islands.length > 0 ? client.pages.get('dev') : undefined;
-      return pageDocument({ config, base, route, page, template: this.#template!, paths, scripts, critical, cssFile, extraScripts });
+      return pageDocument({ config, base, route, page, template: this.#template!, paths, scripts, captureScript: client.captureScript, critical, cssFile, extraScripts });
     };
     const inputs = [...new Set([paths.config, ...site.inputs, ...stylesheet.dependencies, ...client.inputs, paths.template])].sort();
     return { config, files: new PagesOnRequest(files, byFile.keys(), make), pages: [], client, stylesheet: base + cssFile, inputs };
@@ -381,7 +381,7 @@ export class Pipeline {
       const file = routeFile(route);
       const kept = this.#critical.get(file)!;
       const scripts = client.pages.get(entryName(route));
-      const html = pageDocument({ config, base, route, page, template: this.#template!, paths, scripts, critical: kept.critical, cssFile, extraScripts });
+      const html = pageDocument({ config, base, route, page, template: this.#template!, paths, scripts, captureScript: client.captureScript, critical: kept.critical, cssFile, extraScripts });
       void compressor?.compress(file, html);
       return { route, page, file, html, critical: kept.critical };
     });

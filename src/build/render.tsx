@@ -4,7 +4,7 @@ import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { setBase } from '../base.ts';
 import { IslandError, RenderError } from '../errors.ts';
-import { IslandBoundary, IslandRegistryContext, type HydrateStrategy, type IslandDefinition } from '../island.tsx';
+import { HYDRATE_STRATEGIES, IslandBoundary, IslandRegistryContext, type HydrateStrategy, type IslandDefinition } from '../island.tsx';
 import type { PageHead, PageProps, Route } from '../routes.ts';
 
 export interface IslandUse {
@@ -57,12 +57,13 @@ export function renderPage(route: Route, props: PageProps, options: RenderOption
 
 /** The island's markup: its own render (ids prefixed so they match the browser's), wrapped with what the runtime needs. */
 export function renderIsland(path: string, definition: IslandDefinition, props: unknown, index: number): string {
-  const { name, hydrate, media } = definition;
+  const { name, hydrate, media, targets } = definition;
   if (!/^[a-z][a-z0-9-]*$/.test(name)) {
     throw new IslandError(`Island "${name}" on ${path}: island names are lower-case words joined by "-", the file name of its module in src/site/islands/.`);
   }
-  if (!['load', 'idle', 'visible', 'media'].includes(hydrate)) {
-    throw new IslandError(`Island "${name}" on ${path}: hydrate must be "load", "idle", "visible" or "media", not "${hydrate}".`);
+  if (!(HYDRATE_STRATEGIES as readonly string[]).includes(hydrate)) {
+    const names = HYDRATE_STRATEGIES.map((s) => `"${s}"`);
+    throw new IslandError(`Island "${name}" on ${path}: hydrate must be ${names.slice(0, -1).join(', ')} or ${names.at(-1)}, not "${hydrate}".`);
   }
   if (hydrate === 'media' && !media) {
     throw new IslandError(`Island "${name}" on ${path}: hydrate "media" needs a media query, e.g. { hydrate: 'media', media: '(min-width: 768px)' }.`);
@@ -77,6 +78,7 @@ export function renderIsland(path: string, definition: IslandDefinition, props: 
   }
   const attrs = [`data-island="${name}"`, `data-hydrate="${hydrate}"`, `data-id="${id}"`];
   if (media) attrs.push(`data-media="${escapeAttribute(media)}"`);
+  if (targets) attrs.push(`data-targets="${escapeAttribute(targets)}"`);
   if (json !== '{}') attrs.push(`data-props="${escapeAttribute(json)}"`);
   return `<site-island ${attrs.join(' ')}>${inner}</site-island>`;
 }

@@ -1,9 +1,10 @@
-// Browser entry shared by every page: finds the page's islands and hydrates each by its strategy.
-import { createElement, type ComponentType } from 'react';
-import { hydrateRoot } from 'react-dom/client';
+// Browser entry shared by every page: hydrates each island by its strategy, or at once when the visitor acts on it
+// first, then replays what was held meanwhile. React and the islands' code are imported only when an island needs them.
 import { setBase } from '../base.ts';
-import { IslandBoundary, type IslandComponent } from '../island.tsx';
+import type { IslandComponent } from '../island.tsx';
+import type { Capture } from './scope.ts';
 import { idle } from './strategies/idle.ts';
+import { interaction } from './strategies/interaction.ts';
 import { load } from './strategies/load.ts';
 import { media } from './strategies/media.ts';
 import type { Strategy } from './strategies/types.ts';
@@ -11,10 +12,13 @@ import { visible } from './strategies/visible.ts';
 
 export type IslandLoaders = Record<string, () => Promise<{ default: IslandComponent<object> }>>;
 
-const strategies: Record<string, Strategy> = { load, idle, visible, media };
+const strategies: Record<string, Strategy> = { load, idle, visible, media, interaction };
 
 export function start(loaders: IslandLoaders): void {
   setBase(document.documentElement.dataset.base ?? '/');
+  // Absent only from a page whose template lost its head script: islands then hydrate by strategy alone.
+  const capture = window.siteGenCapture;
+  const starters = new Map<HTMLElement, () => void>();
   for (const element of document.querySelectorAll<HTMLElement>('site-island[data-island]')) {
     const name = element.dataset.island!;
     const loader = loaders[name];
@@ -23,17 +27,35 @@ export function start(loaders: IslandLoaders): void {
       console.error(`site-gen: no island "${name}" or strategy "${element.dataset.hydrate}" in this page's bundle`);
       continue;
     }
-    strategy(element, () => void hydrate(element, name, loader));
+    let started = false;
+    const begin = () => {
+      if (started) return;
+      started = true;
+      void hydrate(element, name, loader, capture);
+    };
+    starters.set(element, begin);
+    strategy(element, begin);
   }
+  if (!capture) return;
+  // Whatever its strategy, an island the visitor acts on hydrates now: what was held before this ran, and from now on.
+  capture.onHold = (island) => starters.get(island)?.();
+  for (const held of capture.held) starters.get(held.island)?.();
 }
 
-async function hydrate(element: HTMLElement, name: string, loader: IslandLoaders[string]): Promise<void> {
-  const { default: island } = await loader();
-  const props = element.dataset.props ? JSON.parse(element.dataset.props) : {};
-  const component = island.island.component as ComponentType<object>;
-  hydrateRoot(element, createElement(IslandBoundary, { name }, createElement(component, props)), {
-    identifierPrefix: element.dataset.id,
-    // One line per failed island; the boundary shows the error screen in its place.
-    onCaughtError: (error) => console.error(`Island "${name}" failed to render:`, error),
-  });
+async function hydrate(element: HTMLElement, name: string, loader: IslandLoaders[string], capture: Capture | undefined): Promise<void> {
+  try {
+    const [{ default: island }, { hydrateIsland }] = await Promise.all([loader(), import('./hydrate.ts'), import('./replay.ts')]);
+    await hydrateIsland(element, name, island);
+    element.setAttribute('data-hydrated', '');
+  } catch (error) {
+    // Its code did not arrive: the server markup is on its own, and what was held gets the browser's default.
+    console.error(`site-gen: island "${name}" could not be loaded:`, error);
+    element.setAttribute('data-hydrated', 'failed');
+  }
+  // Marked first, so nothing more is held for it; then the held events, taken out in order. The replay's code is
+  // fetched with the island's, never before: it stays off the page's critical path.
+  const held = capture?.held.filter((entry) => entry.island === element) ?? [];
+  if (capture) capture.held = capture.held.filter((entry) => entry.island !== element);
+  const { replay } = await import('./replay.ts');
+  replay(element, held);
 }

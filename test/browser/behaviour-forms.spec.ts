@@ -15,14 +15,16 @@ const SENT = { title: 'Message sent!', description: "We'll get back to you as so
 // Helpers
 
 /**
- * Waits until the island holding `locator` has hydrated: React marks each DOM node it has taken over. A visitor
- * gets the same by waiting a moment; a test must not click before the page's script is there.
+ * Waits until the island holding `locator` is live: the runtime marks it `data-hydrated`. (What a visitor does
+ * before that is replayed: test/browser/interaction-replay.spec.ts; these tests check the live behaviour.)
  */
 async function hydrated(locator: Locator): Promise<void> {
   await locator.scrollIntoViewIfNeeded();
+  // Islands hydrated at the first interaction start as the pointer reaches them, as a visitor's would.
+  await locator.hover({ position: { x: 2, y: 2 } });
   await expect
-    .poll(() => locator.evaluate((el) => Object.keys(el).some((key) => key.startsWith('__reactProps$'))), { message: 'the island hydrates' })
-    .toBe(true);
+    .poll(() => locator.evaluate((el) => el.closest('site-island')?.getAttribute('data-hydrated') ?? null), { message: 'the island hydrates' })
+    .toBe('');
 }
 
 const notifications = (page: Page) => page.getByRole('region', { name: NOTIFICATIONS_TOASTER.label, exact: true });

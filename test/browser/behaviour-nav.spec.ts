@@ -66,7 +66,9 @@ function intermediate(positions: number[]): number[] {
   return positions.filter((y) => y > Math.min(start, end) && y < Math.max(start, end));
 }
 
+/** The menu button, live: the header's controls hydrate at the first interaction, here the pointer reaching it. */
 async function menuButton(page: Page): Promise<Locator> {
+  await page.locator('#menu-button').hover();
   const button = page.getByRole('button', { name: 'Menu', exact: true });
   await expect(button).toBeVisible();
   return button;
@@ -225,7 +227,7 @@ test.describe('header scroll state', () => {
   test(`turns smaller and bordered past ${HEADER_SCROLL_THRESHOLD_PX} px, and back at the top`, async ({ page }) => {
     await page.setViewportSize(DESKTOP);
     await page.goto('/');
-    await expect(page.getByRole('button', { name: /menu/i })).toBeVisible();
+    await enhanced(page);
     const header = page.locator('.site-header');
     const height = () => page.locator('.header-inner').evaluate((el) => el.getBoundingClientRect().height);
     const border = () => header.evaluate((el) => getComputedStyle(el).borderBottomColor);
@@ -250,8 +252,10 @@ test.describe('anchor links', () => {
   test('scroll smoothly to their section and add its hash to the address and the history', async ({ page }) => {
     await page.setViewportSize(DESKTOP);
     await page.goto('/');
+    // The idle behaviours started (the header's scrolled state, entrance animations) and the link in view first, so
+    // that the only scrolling recorded is the link's own.
+    await enhanced(page);
     const link = page.locator('#about').getByRole('link', { name: 'Learn More' });
-    // In view first, so that the only scrolling recorded is the link's own.
     await link.scrollIntoViewIfNeeded();
     const before = await page.evaluate(() => history.length);
     const scroll = await recordScroll(page);
@@ -541,8 +545,11 @@ test.describe('theme switch', () => {
     });
     await page.goto('/');
     await page.getByRole('combobox', { name: 'Theme' }).selectOption('light');
+    await expect(page.locator('html')).toHaveClass(/\blight\b/);
     await page.reload();
     expect(await page.evaluate(() => (window as unknown as { classAtParse: string }).classAtParse)).toMatch(/\blight\b/);
+    // The switch hydrates at the first interaction: reaching it with the keyboard is one.
+    await page.getByRole('combobox', { name: 'Theme' }).focus();
     await expect(page.getByRole('combobox', { name: 'Theme' })).toHaveValue('light');
   });
 
@@ -551,8 +558,9 @@ test.describe('theme switch', () => {
     await page.goto('/');
     const html = page.locator('html');
     await page.getByRole('combobox', { name: 'Theme' }).selectOption('system');
-    expect(await page.evaluate(() => localStorage.getItem('vite-ui-theme'))).toBe('system');
+    // Chosen before the switch was live, the choice is replayed once it is: wait for what it shows.
     await expect(html).toHaveClass(/\blight\b/);
+    expect(await page.evaluate(() => localStorage.getItem('vite-ui-theme'))).toBe('system');
     await page.emulateMedia({ colorScheme: 'dark' });
     await expect(html).toHaveClass(/\bdark\b/);
     await expect(page.locator('meta[name="theme-color"]')).toHaveAttribute('content', '#0a0a0a');
@@ -563,12 +571,17 @@ test.describe('theme switch', () => {
 });
 
 test.describe('tooltips', () => {
-  /** The page, once its idle behaviours (tooltips among them) have started, with its clock stopped: runFor moves it on. */
+  /**
+   * The page, once its tooltips island is live, with its clock stopped: runFor moves it on. The island starts at the
+   * first interaction with a control that has a tooltip; a touch starts it here without hovering or focusing any.
+   */
   async function withClock(page: Page, scrollTo: 'top' | 'footer'): Promise<void> {
     await page.clock.install();
     await page.setViewportSize(DESKTOP);
     await page.goto('/');
     await enhanced(page);
+    await page.locator('.tooltip-anchor').first().dispatchEvent('pointerdown', { pointerType: 'touch' });
+    await expect(page.locator('site-island[data-island="tooltips"]')).toHaveAttribute('data-hydrated', '');
     if (scrollTo === 'footer') await page.getByRole('list', { name: 'Social media' }).scrollIntoViewIfNeeded();
     await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
   }

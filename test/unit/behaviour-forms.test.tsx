@@ -181,8 +181,8 @@ islands('the home page: faq and newsletter hydrate when visible, the toast regio
   assert.equal(strategy('contact-form'), []);
 });
 
-islands('the contact page: the form hydrates on load; every page has the newsletter and the toast regions', () => {
-  assert.equal(page('/contact').islands.filter((u) => u.name === 'contact-form').map((u) => u.hydrate), ['load']);
+islands('the contact page: the form hydrates at the first interaction; every page has the newsletter and the toast regions', () => {
+  assert.equal(page('/contact').islands.filter((u) => u.name === 'contact-form').map((u) => u.hydrate), ['interaction']);
   for (const path of ['/', '/contact', '/404']) {
     const names = page(path).islands.map((u) => u.name);
     assert.ok(names.includes('newsletter') && names.includes('toasts'), `${path} has the newsletter and the toasts`);

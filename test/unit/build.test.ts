@@ -6,7 +6,7 @@ import { parseHTML } from 'linkedom';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildSite, routeFile } from '../../src/build/build.ts';
-import { sha256 } from '../../src/build/document.ts';
+import { fontUrls, sha256 } from '../../src/build/document.ts';
 import { BrokenLinkError, BudgetExceededError, ContentError, IslandError } from '../../src/errors.ts';
 import { copyFixture, tempOut } from '../helpers/fixture.ts';
 
@@ -46,19 +46,29 @@ output('writes each route to its file, with sitemap and robots', () => {
 
 output('a page with no islands ships no JavaScript at all', () => {
   const html = text(files, 'static/index.html');
-  assert.not.match(html, /<script[^>]*src=|modulepreload/, 'no script file and no preload');
+  assert.not.match(html, /<script[^>]*src=|modulepreload|data-entry|siteGenCapture/, 'no script file, no preload, no runtime');
 });
 
-output('a page with islands loads one module entry and preloads its shared chunks', () => {
-  const { document } = parseHTML(text(files, 'index.html'));
-  const entries = [...document.querySelectorAll('script[type=module]')].map((s) => s.getAttribute('src')!);
-  assert.is(entries.length, 1);
-  assert.match(entries[0]!, /^\/assets\/index-[A-Z0-9]{8}\.js$/);
-  const preloads = [...document.querySelectorAll('link[rel=modulepreload]')].map((l) => l.getAttribute('href')!);
-  assert.ok(preloads.length > 0, 'shared chunks are preloaded');
-  for (const href of [...entries, ...preloads]) assert.ok(files.has(href.slice(1)), `${href} exists`);
-  const contactPreloads = [...parseHTML(text(files, 'contact/index.html')).document.querySelectorAll('link[rel=modulepreload]')].map((l) => l.getAttribute('href'));
-  assert.ok(preloads.some((p) => contactPreloads.includes(p)), 'React lives in a chunk both pages share');
+/** The files a module imports statically: `import{a}from"/x.js"` and `import"/x.js"`, not `import("/x.js")`. */
+const staticImports = (file: string) => [...text(files, file).matchAll(/import\s*(?:[\w${},\s*]+from\s*)?"\/([^"]+\.js)"/g)].map((m) => m[1]!);
+
+output('a page with islands names one module entry, imported by its inline capture script; shared code is in shared chunks', () => {
+  const entryOf = (page: string) => {
+    const { document } = parseHTML(text(files, page));
+    assert.is(document.querySelectorAll('script[src], link[rel=modulepreload]').length, 0, `${page}: nothing is fetched while the page loads`);
+    const scripts = [...document.querySelectorAll('script[data-entry]')];
+    assert.is(scripts.length, 1, `${page}: one entry`);
+    assert.match(scripts[0]!.textContent!, /siteGenCapture/, `${page}: carried by the capture script`);
+    return scripts[0]!.getAttribute('data-entry')!;
+  };
+  const entry = entryOf('index.html');
+  assert.match(entry, /^\/assets\/index-[A-Z0-9]{8}\.js$/);
+  assert.ok(files.has(entry.slice(1)), `${entry} exists`);
+  const home = staticImports(entry.slice(1));
+  assert.ok(home.length > 0, 'the entry imports the runtime from a chunk');
+  for (const file of home) assert.ok(files.has(file), `${file} exists`);
+  const contact = staticImports(entryOf('contact/index.html').slice(1));
+  assert.ok(home.some((file) => contact.includes(file)), 'the runtime lives in a chunk both pages share');
 });
 
 output('the CSP hashes exactly the inline script and style, with no unsafe-inline', () => {
@@ -68,8 +78,11 @@ output('the CSP hashes exactly the inline script and style, with no unsafe-inlin
     assert.not.match(csp, /unsafe-inline/);
     const inlineScripts = [...document.querySelectorAll('script:not([src]):not([type="application/ld+json"])')];
     const styles = [...document.querySelectorAll('style')];
-    assert.is(inlineScripts.length, 1, 'one inline script: the theme and stylesheet switch');
-    for (const el of inlineScripts) assert.ok(csp.includes(`script-src 'self' ${sha256(el.textContent!)}`), `${page}: script hash in script-src`);
+    const hasIslands = document.querySelector('script[data-entry]') !== null;
+    assert.is(inlineScripts.length, hasIslands ? 2 : 1, 'the theme and stylesheet switch, and with islands the runtime\'s input capture');
+    if (hasIslands) assert.match(inlineScripts[1]!.textContent!, /siteGenCapture/, `${page}: the capture script is inlined`);
+    for (const el of inlineScripts) assert.ok(csp.includes(sha256(el.textContent!)), `${page}: script hash in script-src`);
+    assert.match(csp, /script-src 'self' 'sha256-/);
     for (const el of styles) assert.ok(csp.includes(sha256(el.textContent!)), `${page}: style hash in style-src`);
     assert.is(document.querySelectorAll('[style]').length, 0, 'no style attributes');
   }
@@ -85,6 +98,11 @@ output('each page inlines only the CSS its markup uses', () => {
   const full = [...files.keys()].find((f) => /^assets\/site-[0-9a-f]{8}\.css$/.test(f))!;
   assert.match(text(files, full), /faq-panel/, 'the full stylesheet has everything');
   assert.match(text(files, 'index.html'), new RegExp(`<noscript><link rel="stylesheet" href="/${full}"></noscript>`), 'readable without JavaScript');
+});
+
+output('a swap face is not preloaded: it paints in its fallback and does not hold the first paint back', () => {
+  const css = '@font-face{font-family:A;font-display:swap;src:url(/a.woff2)format("woff2")}@font-face{font-family:B;font-display:fallback;src:url(/b.woff2)format("woff2")}@font-face{font-family:C;src:url(/c.woff2)}';
+  assert.equal(fontUrls(css), ['/b.woff2', '/c.woff2']);
 });
 
 output("preloads the fonts the page's critical CSS uses, and only those", () => {
@@ -128,7 +146,7 @@ output('two builds of the same input are byte-identical', async () => {
 output('--base prefixes asset and page URLs', async () => {
   const based = (await buildSite({ config, out: 'unused', base: '/sub/', write: false })).files;
   const html = text(based, 'index.html');
-  assert.match(html, /src="\/sub\/assets\/index-[A-Z0-9]{8}\.js"/);
+  assert.match(html, /data-entry="\/sub\/assets\/index-[A-Z0-9]{8}\.js"/);
   assert.match(html, /href="\/sub\/assets\/site-[0-9a-f]{8}\.css"/);
   assert.match(html, /data-base="\/sub\/"/);
 });

@@ -165,10 +165,10 @@ notFound('is compact: a compact call to action and no scroll-to-top button', () 
   assert.equal(linksOf(r.$('#cta')).map(([t]) => t), ['Book Appointment']);
 });
 
-notFound('carries the logger island, which hydrates at load with the message to log', () => {
+notFound('carries the logger island, which hydrates when idle after load with the message to log', () => {
   const page = renderPage(route('/404') as Route, { site, content, path: '/404' });
   const logger = page.islands.find((i) => i.name === 'not-found-logger');
-  assert.equal(logger, { name: 'not-found-logger', hydrate: 'load' });
+  assert.equal(logger, { name: 'not-found-logger', hydrate: 'idle' });
   assert.match(page.html, /data-island="not-found-logger"/);
   assert.match(page.html, /404 Error: User attempted to access non-existent route:/);
 });

@@ -1,7 +1,4 @@
-// The interactive part of the header: theme switch and menu, and the header's scrolled state.
-import { useEffect, useRef } from 'react';
-import { HEADER_SCROLL_THRESHOLD_PX } from '../constants.ts';
-import { useScrolledPast } from '../lib/hooks.ts';
+// The interactive part of the header: theme switch and menu (the scrolled state is lib/header-scroll.ts).
 import { SiteMenu, type SiteMenuProps } from './SiteMenu.tsx';
 import { ThemeSwitch, type ThemeSwitchProps } from './ThemeSwitch.tsx';
 
@@ -11,14 +8,8 @@ export interface HeaderControlsProps {
 }
 
 export function HeaderControls({ menu, theme }: HeaderControlsProps) {
-  const ref = useRef<HTMLDivElement>(null);
-  const scrolled = useScrolledPast(HEADER_SCROLL_THRESHOLD_PX);
-  // The <header> around this island is server markup (logo, no-JS menu panel): its data-scrolled is kept from here.
-  useEffect(() => {
-    if (scrolled !== undefined) ref.current?.closest('.site-header')?.setAttribute('data-scrolled', String(scrolled));
-  }, [scrolled]);
   return (
-    <div className="header-actions" ref={ref}>
+    <div className="header-actions">
       <ThemeSwitch {...theme} />
       <SiteMenu {...menu} />
     </div>

@@ -5,6 +5,7 @@ import type { SiteInfo } from '../../config.ts';
 import Toasts from '../islands/toasts.tsx';
 import { fill } from '../lib/text.ts';
 import Enhance from '../islands/enhance.tsx';
+import Tooltips from '../islands/tooltips.tsx';
 import { Footer } from './Footer.tsx';
 import { Header } from './Header.tsx';
 import { ScrollToTop } from './ScrollToTop.tsx';
@@ -49,6 +50,7 @@ export function Layout({ site, content, path, compact = false, children }: Layou
         {!compact && <ScrollToTop label={copy.ui.scrollToTop} />}
       </Footer>
       <Enhance />
+      <Tooltips />
       <Toasts alertsLabel={copy.toasts.alertsLabel} dismissLabel={copy.toasts.dismiss} />
     </>
   );

@@ -47,5 +47,6 @@ function ContactFormIsland({ copy }: ContactFormIslandProps) {
   return <ContactForm copy={copy} sending={sending} onSubmit={send} onFocus={() => void loadToasts()} />;
 }
 
-// load: the form is what the contact page is for and sits on its first screen; it must answer the first submit.
-export default island('contact-form', ContactFormIsland, { hydrate: 'load' });
+// interaction: the form needs its code only once the visitor reaches it (pointer, focus, touch), which starts it at
+// once; a click, typing or a submit made before it is live is replayed then (src/runtime). No React before that.
+export default island('contact-form', ContactFormIsland, { hydrate: 'interaction' });

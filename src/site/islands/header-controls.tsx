@@ -1,6 +1,7 @@
-// The header's controls as an island: theme switch, menu, and the header's scrolled state.
+// The header's controls as an island: theme switch and menu.
 import { island } from '../../island.tsx';
 import { HeaderControls } from '../components/HeaderControls.tsx';
 
-// load: on every page, at the top, and the first thing a visitor uses (menu, theme); the scrolled state must also follow the first scroll.
-export default island('header-controls', HeaderControls, { hydrate: 'load' });
+// interaction: on every page, but needed only once the visitor reaches for the menu or the theme. The pointer arriving
+// or the focus is enough to start it, and a press made before it is live is replayed once it is (src/runtime).
+export default island('header-controls', HeaderControls, { hydrate: 'interaction' });

@@ -14,5 +14,6 @@ function NotFoundLogger({ message }: NotFoundLoggerProps) {
   return null;
 }
 
-// load: the log belongs to the moment the page is shown.
-export default island('not-found-logger', NotFoundLogger, { hydrate: 'load' });
+// idle (after the load event): the log is for whoever reads the console, not for the visitor; it must not put React
+// on the not-found page's critical path.
+export default island('not-found-logger', NotFoundLogger, { hydrate: 'idle' });

@@ -7,15 +7,3 @@ export function useHydrated(): boolean {
   useEffect(() => setHydrated(true), []);
   return hydrated;
 }
-
-/** Whether the page is scrolled more than `threshold` px; undefined until known (server and first render). */
-export function useScrolledPast(threshold: number): boolean | undefined {
-  const [past, setPast] = useState<boolean>();
-  useEffect(() => {
-    const update = () => setPast(window.scrollY > threshold);
-    update();
-    window.addEventListener('scroll', update, { passive: true });
-    return () => window.removeEventListener('scroll', update);
-  }, [threshold]);
-  return past;
-}

@@ -1,0 +1,178 @@
+// Issue 11: what a visitor does before the page's scripts have arrived is not lost. Every test holds the scripts back
+// (a route that answers /assets/*.js only when released), acts at once on the server HTML, then lets them through.
+import type { Locator, Page } from '@playwright/test';
+import { SIMULATED_SEND_DELAY_MS, TOOLTIP } from '../../src/site/constants.ts';
+import { expect, test } from './fixtures.ts';
+
+const DESKTOP = { width: 1280, height: 800 };
+
+/** Holds every script of the page back until `release()`; the HTML, its inline scripts, CSS and fonts come at once. */
+async function holdScripts(page: Page): Promise<{ release: () => void; held: () => number }> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let held = 0;
+  await page.route(/\/assets\/.+\.js$/, async (route) => {
+    held += 1;
+    await released;
+    await route.continue();
+  });
+  return { release, held: () => held };
+}
+
+/** Opens the page without waiting for its scripts (the load event waits for module scripts, which are held). */
+async function open(page: Page, path: string): Promise<void> {
+  await page.setViewportSize(DESKTOP);
+  await page.goto(path, { waitUntil: 'commit' });
+  await expect(page.locator('footer')).toBeAttached();
+}
+
+/** The island around `locator`, once the runtime has marked it live. */
+async function live(locator: Locator): Promise<void> {
+  await expect.poll(() => locator.evaluate((el) => el.closest('site-island')?.getAttribute('data-hydrated') ?? null), { message: 'the island goes live' }).toBe('');
+}
+
+const firstQuestion = (page: Page) => page.locator('#faq .accordion-trigger').first();
+
+test('a click on a FAQ question before the scripts arrive opens it once they have, and only once', async ({ page }) => {
+  const scripts = await holdScripts(page);
+  await open(page, '/');
+  const question = firstQuestion(page);
+  await question.click();
+  await expect(question, 'nothing can open it before its code is there').toHaveAttribute('aria-expanded', 'false');
+  expect(scripts.held(), 'the scripts were held back while the visitor clicked').toBeGreaterThan(0);
+  scripts.release();
+  await live(question);
+  // The replay happens as the island goes live: a doubled click would have closed it again by now.
+  await expect(question).toHaveAttribute('aria-expanded', 'true');
+  await expect(page.locator('#faq .accordion-panel').first()).toBeVisible();
+  await question.click();
+  await expect(question, 'the next click, live, closes it').toHaveAttribute('aria-expanded', 'false');
+});
+
+test('Enter on a FAQ question before the scripts arrive opens it once: the key press and its click are one action', async ({ page }) => {
+  const scripts = await holdScripts(page);
+  await open(page, '/');
+  const question = firstQuestion(page);
+  await question.focus();
+  await page.keyboard.press('Enter');
+  scripts.release();
+  await live(question);
+  await expect(question).toHaveAttribute('aria-expanded', 'true');
+  await expect(question).toBeFocused();
+});
+
+test('an address typed in the newsletter box and sent with Enter before the scripts arrive is subscribed once they have', async ({ page }) => {
+  const scripts = await holdScripts(page);
+  await open(page, '/');
+  const field = page.getByLabel('Email address');
+  await field.fill('fan@example.com');
+  await field.press('Enter');
+  await expect(field, 'nothing sent it anywhere meanwhile').toHaveValue('fan@example.com');
+  expect(page.url(), 'the page stays where it is').not.toContain('?');
+  scripts.release();
+  const notifications = page.getByRole('region', { name: 'Notifications', exact: true });
+  await expect(notifications.getByText('Thank you for subscribing!')).toBeVisible();
+  await expect(notifications.getByText('Thank you for subscribing!'), 'one toast, not two').toHaveCount(1);
+  await expect(field, 'the form is reset after subscribing').toHaveValue('');
+});
+
+test('the pointer resting on a social icon while the scripts arrive gets its tooltip', async ({ page }) => {
+  const scripts = await holdScripts(page);
+  await open(page, '/');
+  const link = page.getByRole('link', { name: 'Instagram', exact: true });
+  await link.scrollIntoViewIfNeeded();
+  await link.hover();
+  scripts.release();
+  await live(page.locator('site-island[data-island="tooltips"]'));
+  // The tooltip's own open delay (700 ms) runs from the moment its code is live.
+  await expect(page.getByRole('tooltip', { name: 'Follow us on Instagram' })).toBeVisible({ timeout: TOOLTIP.openDelayMs + 5_000 });
+});
+
+test('keyboard focus sitting on the theme switch while the scripts arrive shows its tooltip', async ({ page }) => {
+  const scripts = await holdScripts(page);
+  await open(page, '/');
+  // From the header's logo link, Tab on to the theme switch (the menu link comes after it).
+  await page.locator('.site-header a').first().focus();
+  await page.keyboard.press('Tab');
+  const theme = page.locator('select.theme-select');
+  await expect(theme).toBeFocused();
+  scripts.release();
+  await expect(page.getByRole('tooltip', { name: 'Choose a light or dark theme, or follow your device' })).toBeVisible();
+});
+
+test('the menu button pressed before the scripts arrive opens the menu once they have', async ({ page }) => {
+  const scripts = await holdScripts(page);
+  await open(page, '/');
+  await page.locator('#menu-button').click();
+  scripts.release();
+  await expect(page.getByRole('dialog', { name: 'Menu' })).toBeVisible();
+  expect(new URL(page.url()).hash, 'the held click did not also follow the no-JavaScript link').toBe('');
+  await expect(page.locator('#menu-button')).toHaveAttribute('aria-expanded', 'true');
+});
+
+const CONTACT = { 'First Name': 'Jordan', 'Last Name': 'Rivers', Email: 'jordan@example.com', 'Phone Number': '(407) 555-0123', Message: 'A demo for you.' };
+
+async function fillContact(page: Page): Promise<void> {
+  for (const [label, value] of Object.entries(CONTACT)) await page.getByLabel(label, { exact: true }).fill(value);
+}
+
+test('the contact form filled and sent before the scripts arrive is sent once they have', async ({ page }) => {
+  const scripts = await holdScripts(page);
+  await open(page, '/contact');
+  await fillContact(page);
+  await page.getByLabel(/I agree to the Terms/).check();
+  await page.getByRole('button', { name: 'Send Message' }).click();
+  scripts.release();
+  await expect(page.getByRole('button', { name: /Sending/ })).toBeDisabled();
+  const alerts = page.getByRole('region', { name: 'Alerts', exact: true });
+  await expect(alerts.getByText('Message sent!')).toBeVisible({ timeout: SIMULATED_SEND_DELAY_MS + 5_000 });
+  await expect(alerts.getByText('Message sent!'), 'sent once').toHaveCount(1);
+  await expect(page.getByLabel('First Name', { exact: true }), 'the form is reset after sending').toHaveValue('');
+});
+
+test('text typed and a box ticked before the scripts arrive survive hydration, each toggled once', async ({ page }) => {
+  const scripts = await holdScripts(page);
+  await open(page, '/contact');
+  await fillContact(page);
+  const terms = page.getByLabel(/I agree to the Terms/);
+  await terms.click();
+  await expect(terms, 'the box ticks at once, under the finger').toBeChecked();
+  scripts.release();
+  await live(page.locator('form.contact-form'));
+  for (const [label, value] of Object.entries(CONTACT)) await expect(page.getByLabel(label, { exact: true })).toHaveValue(value);
+  await expect(terms, 'replayed once: still ticked').toBeChecked();
+  // And the form works as usual from here: typing goes on where it was.
+  await page.getByLabel('Message', { exact: true }).press('End');
+  await page.getByLabel('Message', { exact: true }).pressSequentially(' More.');
+  await expect(page.getByLabel('Message', { exact: true })).toHaveValue('A demo for you. More.');
+});
+
+test('no interaction is replayed twice: three different clicks before the scripts arrive each act once', async ({ page }) => {
+  const scripts = await holdScripts(page);
+  await open(page, '/');
+  const triggers = page.locator('#faq .accordion-trigger');
+  await triggers.nth(0).click();
+  await triggers.nth(1).click();
+  await triggers.nth(1).click();
+  scripts.release();
+  await live(triggers.first());
+  await expect(triggers.nth(0), 'clicked once: open').toHaveAttribute('aria-expanded', 'true');
+  await expect(triggers.nth(1), 'clicked twice: open, then closed').toHaveAttribute('aria-expanded', 'false');
+  await expect(triggers.nth(2), 'not clicked').toHaveAttribute('aria-expanded', 'false');
+});
+
+test('before any interaction the home page loads only the small runtime: React and the islands wait', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  await page.setViewportSize(DESKTOP);
+  await page.goto('/', { waitUntil: 'load' });
+  const atLoad = [...scripts];
+  expect(atLoad.some((path) => /header-controls|MenuDialog|tooltips/.test(path)), `no island code by the load event: ${atLoad.join(', ')}`).toBe(false);
+  // The islands marked idle start after the load event; the interaction ones still wait.
+  await live(page.locator('site-island[data-island="toasts"]'));
+  await expect(page.locator('site-island[data-island="header-controls"]')).not.toHaveAttribute('data-hydrated');
+  await page.locator('#menu-button').hover();
+  await live(page.locator('#menu-button'));
+});
