@@ -4,7 +4,9 @@ import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { SiteConfig, SiteInfo } from '../config.ts';
-import { ContentError, RenderError, SiteGenError, UsageError } from '../errors.ts';
+import { RoutesError, SiteGenError, TemplateError } from '../errors.ts';
+import { normaliseBase } from './base-path.ts';
+import type { HeadHook } from '../head.ts';
 import type { Route } from '../routes.ts';
 import { bundleClient, type ClientBundle, type PageIslands } from './bundle.ts';
 import { assertNoBrokenLinks, assertWithinBudget, findBrokenLinks } from './check.ts';
@@ -13,7 +15,8 @@ import { loadConfig } from './config.ts';
 import { compileStylesheet, type CompiledStylesheet } from './css.ts';
 import { criticalCss } from './critical.ts';
 import { absoluteUrl, checkTemplate, fontUrls, renderDocument } from './document.ts';
-import { projectPaths, type ProjectPaths } from './paths.ts';
+import { siteHead } from './head.ts';
+import { findModule, projectPaths, type ProjectPaths } from './paths.ts';
 import { renderPage, type RenderedPage } from './render.tsx';
 import { loadSite, validateContent } from './site-module.ts';
 import { esbuildTargets, resolveBrowsers } from './targets.ts';
@@ -60,13 +63,6 @@ export function entryName(route: Pick<Route, 'path' | 'file'>): string {
   return routeFile(route).replace(/\/index\.html$|\.html$/, '').replace(/\//g, '-') || 'index';
 }
 
-export function normaliseBase(base = '/'): string {
-  if (!/^\/([\w.~-]+\/)*$/.test(base.endsWith('/') ? base : `${base}/`)) {
-    throw new UsageError(`--base ${base} is not a URL path. Use "/" or a path such as "/my-site/".`);
-  }
-  return base.endsWith('/') ? base : `${base}/`;
-}
-
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const started = performance.now();
   const base = normaliseBase(options.base);
@@ -89,11 +85,13 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     pages: clientPages(rendered),
     target: esbuildTargets(browsers),
     base,
+    errorScreen: findModule(paths.errorScreen),
   });
 
   const documents = rendered.map(({ route, page }) => {
     const critical = criticalCss(stylesheet.css, page.html);
-    const html = pageDocument({ config, base, route, page, template, paths, client, critical, cssFile, extraScripts: options.extraScripts });
+    const head = { hook: site.head, content };
+    const html = pageDocument({ config, base, route, page, template, paths, client, critical, cssFile, head, extraScripts: options.extraScripts });
     return { route, html, critical };
   });
   const files = assembleOutput({
@@ -181,11 +179,14 @@ export interface PageInput {
   /** The page's critical CSS (criticalCss of the full stylesheet and the page's HTML). */
   critical: string;
   cssFile: string;
+  /** The site's head hook (src/site/head.ts) and the content it is given. */
+  head: { hook?: HeadHook; content: unknown };
   extraScripts?: string[];
 }
 
 export function pageDocument(input: PageInput): string {
   const { route, client } = input;
+  const headContext = { site: input.config.site, content: input.head.content, path: route.path, base: input.base, head: input.page.head };
   const scripts = client.pages.get(entryName(route));
   return renderDocument({
     template: input.template,
@@ -201,6 +202,7 @@ export function pageDocument(input: PageInput): string {
     modulePreloads: scripts?.preloads ?? [],
     fontPreloads: fontUrls(input.critical),
     extraScripts: input.extraScripts,
+    siteHead: siteHead(input.head.hook, headContext),
   });
 }
 
@@ -222,7 +224,7 @@ function report(route: Route, html: string, critical: string, client: ClientBund
 
 export async function readTemplate(paths: ProjectPaths): Promise<string> {
   const shown = relative(paths.root, paths.template);
-  if (!existsSync(paths.template)) throw new RenderError(`${shown} does not exist. Create the document template (see README.md, "Templates").`);
+  if (!existsSync(paths.template)) throw new TemplateError(`${shown} does not exist. Create the document template (see README.md, "Templates").`);
   const template = await readFile(paths.template, 'utf8');
   checkTemplate(template, shown);
   return template;
@@ -232,11 +234,11 @@ export function checkRoutes(paths: ProjectPaths, routes: Route[]): Route[] {
   const shown = relative(paths.root, paths.routes);
   const seen = new Map<string, string>();
   routes.forEach((route, i) => {
-    if (!route || typeof route.path !== 'string' || !route.path.startsWith('/')) throw new ContentError(`${shown}: routes[${i}].path must be a path starting with "/".`);
-    if (typeof route.page !== 'function') throw new ContentError(`${shown}: routes[${i}] (${route.path}) has no page component.`);
-    if (typeof route.head !== 'function') throw new ContentError(`${shown}: routes[${i}] (${route.path}) has no head() function giving its title.`);
+    if (!route || typeof route.path !== 'string' || !route.path.startsWith('/')) throw new RoutesError(`${shown}: routes[${i}].path must be a path starting with "/".`);
+    if (typeof route.page !== 'function') throw new RoutesError(`${shown}: routes[${i}] (${route.path}) has no page component.`);
+    if (typeof route.head !== 'function') throw new RoutesError(`${shown}: routes[${i}] (${route.path}) has no head() function giving its title.`);
     const file = routeFile(route);
-    if (seen.has(file)) throw new ContentError(`${shown}: routes ${seen.get(file)} and ${route.path} both write ${file}. Give each route its own path.`);
+    if (seen.has(file)) throw new RoutesError(`${shown}: routes ${seen.get(file)} and ${route.path} both write ${file}. Give each route its own path.`);
     seen.set(file, route.path);
   });
   return routes;

@@ -17,11 +17,13 @@ import { loadConfig } from '../build/config.ts';
 import { criticalCss } from '../build/critical.ts';
 import { compileStylesheet, type CompiledStylesheet } from '../build/css.ts';
 import { EsbuildCache } from '../build/esbuild-cache.ts';
-import type { ProjectPaths } from '../build/paths.ts';
+import { findModule, type ProjectPaths } from '../build/paths.ts';
 import { loadSite, validateContent } from '../build/site-module.ts';
 import { esbuildTargets, resolveBrowsers } from '../build/targets.ts';
 import { readTree, type OutputFiles } from '../build/write.ts';
 import type { SiteConfig } from '../config.ts';
+import type { ErrorScreenComponent } from '../error-screen.tsx';
+import type { HeadHook } from '../head.ts';
 import type { Route } from '../routes.ts';
 import { STAGES, type InputIndex, type Stage } from './invalidate.ts';
 
@@ -50,6 +52,8 @@ export interface DevOutput {
 
 interface SiteState {
   routes: Route[];
+  head?: HeadHook;
+  errorScreen?: ErrorScreenComponent;
   content: Record<string, unknown>;
   inputs: string[];
 }
@@ -93,6 +97,11 @@ export class DevBuilder {
 
   get config(): SiteConfig | undefined {
     return this.#config;
+  }
+
+  /** What the error page is made of: the site's template and error screen as last loaded, each absent until it loads. */
+  get errorParts(): { template?: string; errorScreen?: ErrorScreenComponent } {
+    return { template: this.#template, errorScreen: this.#site?.errorScreen };
   }
 
   /** The stylesheet as last compiled (newer than the last good output's when a later stage failed), as output files. */
@@ -165,7 +174,7 @@ export class DevBuilder {
     await step('site', [], async () => {
       const site = await loadSite(paths);
       const content = validateContent(paths, site);
-      this.#site = { routes: checkRoutes(paths, site.routes), content, inputs: site.inputs };
+      this.#site = { routes: checkRoutes(paths, site.routes), head: site.head, errorScreen: site.errorScreen, content, inputs: site.inputs };
       return 'site code';
     });
     await step('render', ['config', 'site'], () => {
@@ -183,6 +192,7 @@ export class DevBuilder {
         pages: clientPages(this.#rendered!),
         target: esbuildTargets(resolveBrowsers(this.#config!.build.browserslist)),
         base: BASE,
+        errorScreen: findModule(paths.errorScreen),
         // Readable stack traces in the browser, and a faster rebuild; budgets are for `site-gen build`.
         minify: false,
         cache: this.#clientCache,
@@ -235,6 +245,7 @@ export class DevBuilder {
         client: this.#client!,
         critical: kept.critical,
         cssFile,
+        head: { hook: this.#site!.head, content: this.#site!.content },
         extraScripts: this.#extraScripts,
       });
       return { file, html };

@@ -80,8 +80,8 @@ export class Publisher {
       errorPage: errorPage(failure, {
         stylesheet: stylesheet?.url ?? builder.output?.stylesheet,
         scripts,
-        theme: builder.config?.site.themeDefault === 'light' ? 'light' : 'dark',
         lang: builder.config?.site.lang ?? 'en',
+        ...builder.errorParts,
       }),
     };
     hub.send({ type: 'reload', build: this.served.build });
