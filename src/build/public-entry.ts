@@ -2,7 +2,6 @@
 // public entry, whichever copy (if any) the site has installed, so the renderer, the runtime and the pages share one
 // island registry and one base context.
 import type { Plugin } from 'esbuild';
-import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { publicEntry } from './paths.ts';
 
@@ -16,15 +15,10 @@ export const publicEntryForNode: Plugin = {
   },
 };
 
-/**
- * For the browser bundle: the entry bundled in. It and the modules it re-exports only declare things, and are marked
- * so: a module whose exports a page does not use (defineConfig's) then adds nothing, not even an empty chunk that
- * every island chunk would import.
- */
+/** For the browser bundle: the entry bundled in (src/runtime/start.ts imports it too, so it shares their chunk). */
 export const publicEntryForBrowser: Plugin = {
   name: 'site-gen-public-entry',
   setup(build) {
-    build.onResolve({ filter: SPECIFIER }, () => ({ path: publicEntry, sideEffects: false }));
-    build.onResolve({ filter: /^\.\/[\w-]+\.tsx?$/ }, (args) => (args.importer === publicEntry ? { path: resolve(dirname(publicEntry), args.path), sideEffects: false } : undefined));
+    build.onResolve({ filter: SPECIFIER }, () => ({ path: publicEntry }));
   },
 };

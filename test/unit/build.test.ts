@@ -68,8 +68,9 @@ output('the CSP hashes exactly the inline script and style, with no unsafe-inlin
     assert.not.match(csp, /unsafe-inline/);
     const inlineScripts = [...document.querySelectorAll('script:not([src]):not([type="application/ld+json"])')];
     const styles = [...document.querySelectorAll('style')];
-    assert.is(inlineScripts.length, 1, 'one inline script: the theme and stylesheet switch');
-    for (const el of inlineScripts) assert.ok(csp.includes(`script-src 'self' ${sha256(el.textContent!)}`), `${page}: script hash in script-src`);
+    assert.is(inlineScripts.length, 2, "two inline scripts: the site head hook's and site-gen's stylesheet switch");
+    const hashes = inlineScripts.map((el) => sha256(el.textContent!)).join(' ');
+    assert.ok(csp.includes(`script-src 'self' ${hashes};`), `${page}: exactly the inline scripts' hashes in script-src`);
     for (const el of styles) assert.ok(csp.includes(sha256(el.textContent!)), `${page}: style hash in style-src`);
     assert.is(document.querySelectorAll('[style]').length, 0, 'no style attributes');
   }
@@ -103,17 +104,22 @@ output('writes .br and .gz beside text files over 1 KB only', () => {
   assert.not.ok([...files.keys()].some((f) => /\.woff2\.(br|gz)$/.test(f)), 'fonts are not precompressed');
 });
 
-output('the head carries title, description, canonical, Open Graph, theme-color, favicon and JSON-LD', () => {
+output('the head carries title, description, canonical, Open Graph, favicon, and the site head hook\'s meta, script and JSON-LD', () => {
   const { document } = parseHTML(text(files, 'contact/index.html'));
   assert.is(document.title, 'Contact | Fixture Records');
   assert.is(document.querySelector('meta[name=description]')!.getAttribute('content'), 'Write to us.');
   assert.is(document.querySelector('link[rel=canonical]')!.getAttribute('href'), 'https://fixture.example/contact');
   assert.is(document.querySelector('meta[property="og:title"]')!.getAttribute('content'), 'Contact | Fixture Records');
-  assert.ok(document.querySelector('meta[name=theme-color]'));
   assert.is(document.querySelector('link[rel=icon]')!.getAttribute('href'), '/favicon.svg');
+  assert.is(document.querySelector('meta[name=theme-color]')!.getAttribute('content'), '#ffffff', 'the meta tag from src/site/head.ts');
   const ld = JSON.parse(document.querySelector('script[type="application/ld+json"]')!.textContent!);
-  assert.is(ld['@type'], 'Organization');
-  assert.is(ld.address.addressLocality, 'Orlando');
+  assert.equal(ld, { '@context': 'https://schema.org', '@type': 'WebPage', name: 'Contact', url: 'https://fixture.example/contact', note: '</script>' });
+  assert.not.match(text(files, 'contact/index.html'), '"</script>"', 'a "<" in the JSON-LD data cannot end the element');
+  const csp = document.querySelector('meta[http-equiv="Content-Security-Policy"]')!.getAttribute('content')!;
+  const inline = [...document.querySelectorAll('script:not([src]):not([type])')].map((s) => s.textContent!);
+  assert.is(inline[0], 'document.documentElement.dataset.js="on";', 'the site\'s script comes first');
+  assert.is(inline.length, 2, "the site's script and site-gen's stylesheet switch");
+  for (const script of inline) assert.match(csp, sha256(script), 'each inline script is hashed into the CSP');
   const notFound = parseHTML(text(files, '404.html')).document;
   assert.ok(notFound.querySelector('meta[name=robots][content=noindex]'), 'the 404 page is noindex');
   assert.not.ok(notFound.querySelector('link[rel=canonical]'), 'and has no canonical URL');
@@ -195,7 +201,7 @@ failures('a page over its budget fails the build', async () => {
 failures('an island without a module in src/site/islands/ is an unknown island', async () => {
   const copy = copyFixture();
   try {
-    copy.write('src/site/ghost.tsx', "import { island } from '../../../../../src/island.tsx';\nexport default island('ghost', () => <p>boo</p>, { hydrate: 'load' });\n");
+    copy.write('src/site/ghost.tsx', "import { island } from 'site-gen';\nexport default island('ghost', () => <p>boo</p>, { hydrate: 'load' });\n");
     copy.edit('src/site/pages/static.tsx', (t) => `import Ghost from '../ghost.tsx';\n${t.replace('Home</a>', 'Home</a><Ghost />')}`);
     const error = await failure(() => buildSite({ config: copy.config, out: 'unused', write: false }));
     assert.instance(error, IslandError);
