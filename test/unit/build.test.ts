@@ -8,6 +8,7 @@ import * as assert from 'uvu/assert';
 import { buildSite, routeFile } from '../../src/build/build.ts';
 import { sha256 } from '../../src/build/document.ts';
 import { BrokenLinkError, BudgetExceededError, ContentError, IslandError } from '../../src/errors.ts';
+import siteErrors from '../../content/errors.ts';
 import { copyFixture, tempOut } from '../helpers/fixture.ts';
 
 const config = 'test/fixtures/basic/site.config.ts';
@@ -137,6 +138,31 @@ output('--base prefixes asset and page URLs', async () => {
   assert.match(html, /src="\/sub\/assets\/index-[A-Z0-9]{8}\.js"/);
   assert.match(html, /href="\/sub\/assets\/site-[0-9a-f]{8}\.css"/);
   assert.match(html, /data-base="\/sub\/"/);
+});
+
+output('the runtime of a site without an error screen carries no text of this repository\'s site', () => {
+  const siteTexts = Object.values(siteErrors);
+  const scripts = [...files].filter(([path]) => path.endsWith('.js'));
+  assert.ok(scripts.length > 0, 'the fixture has scripts');
+  for (const [path, data] of scripts) {
+    for (const text of siteTexts) assert.not.ok(Buffer.from(data as Uint8Array).toString('utf8').includes(text), `${path} does not contain "${text}"`);
+  }
+});
+
+output('a site\'s src/site/error.tsx is fetched only when an island fails: in a lazy chunk, never preloaded', async () => {
+  const copy = copyFixture();
+  try {
+    copy.write('src/site/error.tsx', "export default function Oops({ error }: { error: Error }) {\n  return <p role=\"alert\">Oops from the fixture: {error.message}</p>;\n}\n");
+    const built = (await buildSite({ config: copy.config, out: 'unused', write: false })).files;
+    const chunk = [...built].find(([path, data]) => path.endsWith('.js') && Buffer.from(data as Uint8Array).toString('utf8').includes('Oops from the fixture'));
+    assert.ok(chunk, 'the screen is in the browser bundle');
+    const html = text(built, 'contact/index.html');
+    assert.not.match(html, chunk![0], 'and not preloaded');
+    const entry = html.match(/src="\/(assets\/contact-[A-Z0-9]+\.js)"/)![1]!;
+    assert.match(text(built, entry), `import("/${chunk![0]}")`, 'the page entry imports it on demand');
+  } finally {
+    copy.remove();
+  }
 });
 
 output.run();
