@@ -7,7 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildSite, routeFile } from '../../src/build/build.ts';
 import { sha256 } from '../../src/build/document.ts';
-import { BrokenLinkError, BudgetExceededError, ContentError, IslandError } from '../../src/errors.ts';
+import { BrokenLinkError, BudgetExceededError, ContentError, IslandError, RenderError, RoutesError, TemplateError } from '../../src/errors.ts';
 import siteErrors from '../../content/errors.ts';
 import { copyFixture, tempOut } from '../helpers/fixture.ts';
 
@@ -234,6 +234,27 @@ failures('an island without a module in src/site/islands/ is an unknown island',
     assert.match(error.message, /Page \/static uses island "ghost", but src\/site\/islands\/ghost\.tsx does not exist/);
   } finally {
     copy.remove();
+  }
+});
+
+failures('an error names the thing that failed: the template, the routes, the head hook', async () => {
+  const cases: Array<{ change: (copy: ReturnType<typeof copyFixture>) => void; type: new (...args: never[]) => Error; message: RegExp }> = [
+    { change: (c) => rmSync(join(c.root, 'templates/document.html')), type: TemplateError, message: /^templates\/document\.html does not exist\. Create the document template/ },
+    { change: (c) => c.edit('templates/document.html', (t) => t.replace('<!--site-gen:body-->', '')), type: TemplateError, message: /^templates\/document\.html: the template has no <!--site-gen:body--> marker/ },
+    { change: (c) => rmSync(join(c.root, 'src/site/routes.tsx')), type: RoutesError, message: /^src\/site\/routes\.tsx does not exist\. Create it with the routes/ },
+    { change: (c) => c.edit('src/site/routes.tsx', (t) => t.replace("page: Static, head: () => ({ title: 'Static' })", "page: Static, head: 'Static'")), type: RoutesError, message: /^src\/site\/routes\.tsx: routes\[2\] \(\/static\) has no head\(\) function/ },
+    { change: (c) => c.edit('src/site/head.ts', (t) => t.replace("scripts: ['document.documentElement.dataset.js=\"on\";']", 'scripts: [42]')), type: RenderError, message: /^src\/site\/head\.ts: head\(\) for \/ returned a `scripts` that is not a list of strings/ },
+  ];
+  for (const { change, type, message } of cases) {
+    const copy = copyFixture();
+    try {
+      change(copy);
+      const error = await failure(() => buildSite({ config: copy.config, out: 'unused', write: false }));
+      assert.instance(error, type, `${error.name}: ${error.message}`);
+      assert.match(error.message, message);
+    } finally {
+      copy.remove();
+    }
   }
 });
 
