@@ -286,6 +286,44 @@ export const errorsSchema = obj({
   stack: text('Stack trace'),
 });
 
+// ---------------------------------------------------------------------------------------------------------------
+// The company (contact column, contact page, Organization JSON-LD) and the colour theme (head script, theme switch)
+
+/** The platforms SocialIcon can draw. */
+export const socialIcons = ['instagram', 'facebook', 'youtube', 'x', 'tiktok', 'linkedin', 'spotify'] as const;
+
+export const companySchema = obj({
+  email: z.email({ error: (issue) => (issue.input === undefined ? 'is missing; add it, e.g. "info@example.com".' : 'must be an e-mail address such as "info@example.com".') }),
+  phone: text('+1 407 555 0100').optional(),
+  /** Postal address: the footer's contact column and the Organization JSON-LD. */
+  address: obj({
+    street: text('220 N Orange Ave, Suite 400'),
+    city: text('Orlando'),
+    region: text('FL'),
+    postalCode: text('32801'),
+    country: text('US'),
+  }),
+  socials: z.array(
+    obj({
+      /** Accessible name of the icon link, e.g. "Instagram". */
+      label: text('Instagram'),
+      href,
+      icon: z.enum(socialIcons, { error: `must be one of ${socialIcons.map((icon) => `"${icon}"`).join(', ')}.` }),
+    }),
+  ),
+});
+
+const themeChoice = z.enum(['dark', 'light', 'system'], { error: 'must be "dark", "light" or "system".' });
+
+export const themeSchema = obj({
+  /** Theme a first-time visitor sees; the template's <html class> must match it. */
+  default: themeChoice,
+  /** localStorage key that keeps the visitor's theme choice. */
+  storageKey: text('vite-ui-theme'),
+  /** <meta name="theme-color"> for each scheme. */
+  colors: obj({ dark: text('#0a0a0a'), light: text('#ffffff') }),
+});
+
 export const collections = {
   services: { file: 'services.ts', schema: servicesSchema },
   faq: { file: 'faq.ts', schema: faqSchema },
@@ -293,6 +331,8 @@ export const collections = {
   navigation: { file: 'navigation.ts', schema: navigationSchema },
   copy: { file: 'copy.ts', schema: copySchema },
   errors: { file: 'errors.ts', schema: errorsSchema },
+  company: { file: 'company.ts', schema: companySchema },
+  theme: { file: 'theme.ts', schema: themeSchema },
 };
 
 export type Content = { [K in keyof typeof collections]: z.output<(typeof collections)[K]['schema']> };
@@ -306,4 +346,7 @@ export type NavLink = Navigation['menu'][number];
 export type Copy = Content['copy'];
 export type Title = Copy['banner']['title'];
 export type ButtonCopy = Copy['hero']['primary'];
+export type Company = Content['company'];
+export type Theme = Content['theme'];
+export type SocialIconName = (typeof socialIcons)[number];
 export type ServiceIconName = (typeof serviceIcons)[number];

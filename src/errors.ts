@@ -24,6 +24,16 @@ export class ContentError extends SiteGenError {
   override name = 'ContentError';
 }
 
+/** src/site/routes.tsx is missing, or a route in it is not a route. */
+export class RoutesError extends SiteGenError {
+  override name = 'RoutesError';
+}
+
+/** The document template (templates/document.html) is missing or lacks a marker. */
+export class TemplateError extends SiteGenError {
+  override name = 'TemplateError';
+}
+
 /** A page could not be rendered to HTML. */
 export class RenderError extends SiteGenError {
   override name = 'RenderError';
@@ -73,22 +83,20 @@ export class CdnError extends DeployError {
   override readonly exitCode = EXIT_CDN_NOT_INVALIDATED;
 }
 
-/** The message chain of an error: its own message, then each cause's, one per line. */
+/**
+ * The one way an error chain is printed (the CLI and the dev server's error page): the error's message, then each
+ * cause's that it does not already quote ("Could not render /: boom" needs no "caused by: boom"). Errors of
+ * site-gen's own show their message alone, others their name too; `debug` adds each stack.
+ */
 export function describeError(error: unknown, debug = false): string {
   const lines: string[] = [];
   let current: unknown = error;
-  let depth = 0;
-  while (current && depth < 8) {
-    if (current instanceof Error) {
-      const ours = current instanceof SiteGenError;
-      lines.push(`${depth === 0 ? '' : '  caused by: '}${ours || depth > 0 ? current.message : `${current.name}: ${current.message}`}`);
-      if (debug && current.stack) lines.push(current.stack.split('\n').slice(1).join('\n'));
-      current = current.cause;
-    } else {
-      lines.push(`  caused by: ${String(current)}`);
-      current = undefined;
-    }
-    depth += 1;
+  for (let depth = 0; current !== undefined && current !== null && depth < 8; depth += 1) {
+    const text = current instanceof SiteGenError ? current.message : current instanceof Error ? `${current.name}: ${current.message}` : String(current);
+    const quoted = current instanceof Error ? current.message : text;
+    if (!lines.some((line) => line.includes(quoted))) lines.push(depth === 0 ? text : `  caused by: ${text}`);
+    if (debug && current instanceof Error && current.stack) lines.push(current.stack.split('\n').slice(1).join('\n'));
+    current = current instanceof Error ? current.cause : undefined;
   }
   return lines.join('\n');
 }

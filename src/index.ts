@@ -1,6 +1,10 @@
-// The public API of site-gen, for site.config.ts and the site's own code.
+// The public API of site-gen: all that site.config.ts and a site's own code may import, as `from 'site-gen'`.
 export { defineConfig } from './config.ts';
 export type { SiteConfig, SiteConfigInput, SiteInfo } from './config.ts';
 export { island } from './island.tsx';
 export type { HydrateStrategy, IslandOptions, IslandDefinition, IslandComponent } from './island.tsx';
 export type { Route, PageProps, PageHead } from './routes.ts';
+export { useBase, useWithBase, withBase } from './base.ts';
+export type { HeadContext, HeadContent, HeadHook } from './head.ts';
+export { DefaultErrorScreen } from './error-screen.tsx';
+export type { ErrorScreenProps, ErrorScreenComponent } from './error-screen.tsx';

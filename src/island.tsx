@@ -1,6 +1,6 @@
 // Marks a component as an island: rendered on the server in place, hydrated in the browser by a strategy.
-import { Component, createContext, createElement, useContext, type ComponentType, type ReactNode } from 'react';
-import { ErrorScreen } from './site/components/ErrorScreen.tsx';
+import { Component, createContext, createElement, Suspense, useContext, type ComponentType, type ReactNode } from 'react';
+import { DefaultErrorScreen, type ErrorScreenComponent } from './error-screen.tsx';
 
 /**
  * When an island's code runs in the browser: at once, after the load event when the main thread is idle, when
@@ -55,10 +55,12 @@ export function island<P extends object>(name: string, component: ComponentType<
 
 interface BoundaryProps {
   name: string;
+  /** The site's error screen (src/site/error.tsx); site-gen's neutral one when the site has none. */
+  fallback?: ErrorScreenComponent;
   children?: ReactNode;
 }
 
-/** Shows the fallback error screen in place of an island that throws while rendering in the browser. */
+/** Shows an error screen in place of an island that throws while rendering in the browser. */
 export class IslandBoundary extends Component<BoundaryProps, { error: Error | null }> {
   override state = { error: null as Error | null };
 
@@ -67,6 +69,8 @@ export class IslandBoundary extends Component<BoundaryProps, { error: Error | nu
   }
 
   override render() {
-    return this.state.error ? createElement(ErrorScreen, { error: this.state.error, inline: true }) : this.props.children;
+    if (!this.state.error) return this.props.children;
+    // The site's screen may be lazy (fetched on the first failure): nothing shows until it has arrived.
+    return createElement(Suspense, { fallback: null }, createElement(this.props.fallback ?? DefaultErrorScreen, { error: this.state.error, inline: true }));
   }
 }

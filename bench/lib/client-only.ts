@@ -16,6 +16,7 @@ import { esbuildTargets, resolveBrowsers } from '../../src/build/targets.ts';
 import { readTree, withPrecompressed, writeOutput, type OutputFiles } from '../../src/build/write.ts';
 import type { SiteInfo } from '../../src/config.ts';
 import type { PageHead } from '../../src/routes.ts';
+import type { Theme } from '../../content/schema.ts';
 
 const entry = join(dirname(fileURLToPath(import.meta.url)), '../client/entry.tsx');
 
@@ -30,18 +31,18 @@ function hashOf(data: Uint8Array | string): string {
 }
 
 /** The shell every route gets: head tags a client-side app ships in its index.html, and an empty root. */
-export function shell(site: SiteInfo, head: PageHead, stylesheet: string, script: string): string {
+export function shell(site: SiteInfo, theme: Theme, head: PageHead, stylesheet: string, script: string): string {
   const title = head.title === site.name ? site.name : `${head.title} | ${site.name}`;
   const a = escapeAttribute;
   return [
     '<!doctype html>',
-    `<html lang="${a(site.lang)}" class="${site.themeDefault === 'light' ? 'light' : 'dark'}">`,
+    `<html lang="${a(site.lang)}" class="${theme.default === 'light' ? 'light' : 'dark'}">`,
     '<head>',
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${a(title)}</title>`,
     `<meta name="description" content="${a(head.description ?? site.description)}">`,
-    `<meta name="theme-color" content="${a(site.themeColor[site.themeDefault === 'light' ? 'light' : 'dark'])}">`,
+    `<meta name="theme-color" content="${a(theme.colors[theme.default === 'light' ? 'light' : 'dark'])}">`,
     `<link rel="icon" href="${a(site.favicon)}"${site.favicon.endsWith('.svg') ? ' type="image/svg+xml"' : ''}>`,
     `<link rel="stylesheet" href="/${a(stylesheet)}">`,
     `<script type="module" src="/${a(script)}"></script>`,
@@ -68,11 +69,12 @@ export async function buildClientOnly(options: { config: string; out: string }):
     },
   };
 
+  const browser = browserBuildOptions(paths.root, esbuildTargets(resolveBrowsers(config.build.browserslist)));
   const result = await build({
-    ...browserBuildOptions(paths.root, esbuildTargets(resolveBrowsers(config.build.browserslist))),
+    ...browser,
     entryPoints: [entry],
     outdir: 'out',
-    plugins: [data],
+    plugins: [data, ...browser.plugins],
   });
   const code = result.outputFiles.find((f) => f.path.endsWith('.js'))!.contents;
   const bundle = `assets/app-${hashOf(code)}.js`;
@@ -87,7 +89,7 @@ export async function buildClientOnly(options: { config: string; out: string }):
   const pages = site.routes.map((route) => {
     const file = routeFile(route);
     const head = route.head({ site: config.site, content, path: route.path });
-    files.set(file, shell(config.site, head, stylesheet, bundle));
+    files.set(file, shell(config.site, (content as { theme: Theme }).theme, head, stylesheet, bundle));
     return { path: route.path, file };
   });
   await writeOutput(options.out, await withPrecompressed(files, new Compressor()));

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { relative } from 'node:path';
 import type { SiteConfig, SiteInfo } from '../config.ts';
 import { SiteGenError } from '../errors.ts';
+import type { HeadHook } from '../head.ts';
 import { HASHED_FILES_PATH, serializeHashedFiles } from '../http/hashed-files.ts';
 import { HEADERS_FILE, serializeHeadersFile } from '../http/headers-file.ts';
 import { securityHeaders } from '../http/policy.ts';
@@ -10,6 +11,7 @@ import type { Route } from '../routes.ts';
 import type { ClientBundle, PageScripts } from './bundle.ts';
 import type { CompiledStylesheet } from './css.ts';
 import { absoluteUrl, fontUrls, renderDocument } from './document.ts';
+import { siteHead } from './head.ts';
 import type { ProjectPaths } from './paths.ts';
 import type { RenderedPage } from './render.tsx';
 import type { OutputFiles } from './write.ts';
@@ -45,11 +47,14 @@ export interface PageInput {
   /** The page's critical CSS (criticalCss of the full stylesheet and the page's HTML). */
   critical: string;
   cssFile: string;
+  /** The site's head hook (src/site/head.ts) and the content it is given. */
+  head: { hook?: HeadHook; content: unknown };
   extraScripts?: string[];
 }
 
 export function pageDocument(input: PageInput): string {
   const { route, scripts } = input;
+  const headContext = { site: input.config.site, content: input.head.content, path: route.path, base: input.base, head: input.page.head };
   return renderDocument({
     template: input.template,
     templateFile: relative(input.paths.root, input.paths.template),
@@ -64,6 +69,7 @@ export function pageDocument(input: PageInput): string {
     captureScript: input.captureScript,
     fontPreloads: fontUrls(input.critical),
     extraScripts: input.extraScripts,
+    siteHead: siteHead(input.head.hook, headContext),
   });
 }
 

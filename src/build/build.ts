@@ -1,7 +1,7 @@
 // `site-gen build`: the pipeline run once, then what only a build does: compress, check the budgets, write dist/ atomically.
 import type { SiteConfig } from '../config.ts';
-import { UsageError } from '../errors.ts';
 import { entryName, routeFile } from './assemble.ts';
+import { normaliseBase } from './base-path.ts';
 import { assertWithinBudget } from './check.ts';
 import { byteLength, compressionCacheDir, Compressor } from './compress.ts';
 import { projectPaths } from './paths.ts';
@@ -41,13 +41,6 @@ export interface BuildResult {
   /** Milliseconds of each step, from its start to its end; steps overlap (the stylesheet compiles while the site loads). */
   times: StageTimes & { compress?: number; write?: number };
   ms: number;
-}
-
-export function normaliseBase(base = '/'): string {
-  if (!/^\/([\w.~-]+\/)*$/.test(base.endsWith('/') ? base : `${base}/`)) {
-    throw new UsageError(`--base ${base} is not a URL path. Use "/" or a path such as "/my-site/".`);
-  }
-  return base.endsWith('/') ? base : `${base}/`;
 }
 
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {

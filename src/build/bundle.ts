@@ -1,9 +1,9 @@
 // Bundles one hydration entry per page with esbuild; React and shared code land in hashed chunks all pages share.
 import { build, type BuildOptions, type Message, type Metafile, type Plugin } from 'esbuild';
-import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { BundleError, IslandError } from '../errors.ts';
-import { toolRoot } from './paths.ts';
+import { findModule, toolRoot } from './paths.ts';
+import { publicEntryForBrowser } from './public-entry.ts';
 import type { EsbuildCache } from './esbuild-cache.ts';
 import { formatMessage } from './server-bundle.ts';
 import type { IslandUse } from './render.tsx';
@@ -44,6 +44,8 @@ export interface BundleOptions {
   /** esbuild targets, e.g. ['chrome109', 'safari15.6']. */
   target: string[];
   base: string;
+  /** The site's error screen module (src/site/error.tsx), if it has one: every page's runtime shows it for an island that throws. */
+  errorScreen?: string;
   minify?: boolean;
   /** Keeps esbuild's work between calls (the dev server): a rebuild reparses only the files that changed. */
   cache?: EsbuildCache;
@@ -56,11 +58,11 @@ const runtimeStart = join(toolRoot, 'src/runtime/start.ts');
 const runtimeCapture = join(toolRoot, 'src/runtime/capture.ts');
 
 export function islandModule(islandsDir: string, name: string): string | undefined {
-  return ['.tsx', '.ts', '.jsx', '.js'].map((ext) => join(islandsDir, name + ext)).find((file) => existsSync(file));
+  return findModule(join(islandsDir, name));
 }
 
-/** Source of a page's entry: the runtime and one lazy import per island the page uses. */
-export function entrySource(islandsDir: string, page: PageIslands, root: string): string {
+/** Source of a page's entry: the runtime, the site's error screen if any, and one lazy import per island the page uses. */
+export function entrySource(islandsDir: string, page: PageIslands, root: string, errorScreen?: string): string {
   const names = [...new Set(page.islands.map((i) => i.name))].sort();
   const loaders = names.map((name) => {
     const file = islandModule(islandsDir, name);
@@ -69,7 +71,9 @@ export function entrySource(islandsDir: string, page: PageIslands, root: string)
     }
     return `  ${JSON.stringify(name)}: () => import(${JSON.stringify(file)}),`;
   });
-  return [`import { start } from ${JSON.stringify(runtimeStart)};`, 'start({', ...loaders, '});'].join('\n');
+  // The error screen is fetched only when an island fails: no page pays for it up front.
+  const screen = errorScreen ? `, () => import(${JSON.stringify(errorScreen)})` : '';
+  return [`import { start } from ${JSON.stringify(runtimeStart)};`, 'start({', ...loaders, `}${screen});`].join('\n');
 }
 
 /** How site code is compiled for the browser: shared by the page bundles and anything measured against them. */
@@ -87,6 +91,8 @@ export function browserBuildOptions(root: string, target: string[], minify = tru
     define: { 'process.env.NODE_ENV': '"production"' },
     legalComments: 'none',
     logLevel: 'silent',
+    // A caller adding plugins keeps this one: `[mine, ...browserBuildOptions(...).plugins]`.
+    plugins: [publicEntryForBrowser],
   } satisfies BuildOptions;
 }
 
@@ -101,7 +107,7 @@ export async function bundleClient(options: BundleOptions): Promise<ClientBundle
   const entryOf = new Map<string, PageIslands>();
   for (const page of withIslands) if (!entryOf.has(entryKey(page))) entryOf.set(entryKey(page), page);
   const pages = [...entryOf.values()];
-  const sources = new Map(pages.map((p) => [p.name, entrySource(options.islandsDir, p, options.root)]));
+  const sources = new Map(pages.map((p) => [p.name, entrySource(options.islandsDir, p, options.root, options.errorScreen)]));
   const files = new Map<string, Uint8Array>();
   const scripts = new Map<string, PageScripts>();
   if (pages.length === 0) return { files, pages: scripts, inputs: [], captureScript: '' };
@@ -114,8 +120,9 @@ export async function bundleClient(options: BundleOptions): Promise<ClientBundle
     },
   };
 
+  const browser = browserBuildOptions(options.root, options.target, options.minify ?? true);
   const buildOptions = {
-    ...browserBuildOptions(options.root, options.target, options.minify ?? true),
+    ...browser,
     entryPoints: pages.map((p) => ({ in: `${ENTRY_NAMESPACE}:${p.name}`, out: p.name })),
     splitting: true,
     metafile: true,
@@ -124,7 +131,7 @@ export async function bundleClient(options: BundleOptions): Promise<ClientBundle
     chunkNames: 'assets/chunks/[name]-[hash]',
     assetNames: 'assets/[name]-[hash]',
     publicPath: options.base,
-    plugins: [entries],
+    plugins: [entries, ...browser.plugins],
   } satisfies BuildOptions;
   let result;
   try {

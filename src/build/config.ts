@@ -1,7 +1,8 @@
 // Loads site.config.ts and validates it against the config schema.
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
-import { configSchema, type SiteConfig } from '../config.ts';
+import type { SiteConfig } from '../config.ts';
+import { configSchema } from './config-schema.ts';
 import { ConfigError } from '../errors.ts';
 import { projectPaths } from './paths.ts';
 import { loadServerModule, ServerBundleFailure } from './server-bundle.ts';

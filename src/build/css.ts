@@ -4,9 +4,10 @@ import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import browserslist from 'browserslist';
-import { browserslistToTargets, bundleAsync, Features, type Targets, type UrlDependency } from 'lightningcss';
+import { browserslistToTargets, bundleAsync, Features, type UrlDependency } from 'lightningcss';
 import { CssError } from '../errors.ts';
+import { normaliseBase } from './base-path.ts';
+import { resolveBrowsers } from './targets.ts';
 
 export interface CompileStylesheetOptions {
   /** Absolute path of the entry stylesheet, e.g. <root>/src/site/styles/main.css. */
@@ -38,8 +39,8 @@ const EXTERNAL_URL = /^(?:[a-z][a-z0-9+.-]*:|\/\/|#)/i;
 
 export async function compileStylesheet(options: CompileStylesheetOptions): Promise<CompiledStylesheet> {
   const { entry, minify = true } = options;
-  const base = normalizeBase(options.base ?? '/');
-  const targets = resolveTargets(options.browserslist);
+  const base = normaliseBase(options.base);
+  const targets = browserslistToTargets(resolveBrowsers(options.browserslist));
   if (!existsSync(entry)) {
     throw new CssError(`The stylesheet ${display(entry)} does not exist. Create it, or point the build at the right entry stylesheet.`);
   }
@@ -175,25 +176,6 @@ function toCssError(error: unknown, entry: string): CssError {
   if (error instanceof ImportNotFound) return new CssError(`${where}: ${error.message}`);
   const message = typeof failure.message === 'string' ? failure.message : String(error);
   return new CssError(`${where}: ${message}. Fix the CSS at that position.`, { cause: error });
-}
-
-function resolveTargets(queries: string[]): Targets {
-  try {
-    return browserslistToTargets(browserslist(queries));
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new CssError(
-      `build.browserslist in site.config.ts (${JSON.stringify(queries)}) is not a valid browserslist query: ${reason} ` +
-        'Use queries such as "defaults" or "last 2 versions" (https://browsersl.ist).',
-      { cause: error },
-    );
-  }
-}
-
-/** '/', '/blog', 'blog/' and 'https://cdn.example.com' all become a base that ends with a slash. */
-function normalizeBase(base: string): string {
-  if (base === '') return '/';
-  return base.endsWith('/') ? base : `${base}/`;
 }
 
 /** A URL as CSS text: bare when it can be, quoted and escaped otherwise. */

@@ -1,7 +1,8 @@
-// Wraps a rendered page in the document template: head tags from config, critical CSS, scripts, and a CSP that hashes the inline parts.
+// Wraps a rendered page in the document template: head tags from config and the site's head hook, critical CSS, scripts, and a CSP that hashes the inline parts.
 import { createHash } from 'node:crypto';
 import type { SiteInfo } from '../config.ts';
-import { RenderError } from '../errors.ts';
+import { RenderError, TemplateError } from '../errors.ts';
+import type { HeadContent } from '../head.ts';
 import { PAGE_INDEPENDENT_CSP } from '../http/policy.ts';
 import type { PageHead } from '../routes.ts';
 import { escapeAttribute } from './render.tsx';
@@ -29,6 +30,8 @@ export interface DocumentParts {
   fontPreloads?: string[];
   /** Extra external scripts (the dev server's reload client). */
   extraScripts?: string[];
+  /** What the site's head hook (src/site/head.ts) gave for this page. */
+  siteHead?: HeadContent;
 }
 
 const HEAD = '<!--site-gen:head-->';
@@ -36,27 +39,12 @@ const BODY = '<!--site-gen:body-->';
 
 export function checkTemplate(template: string, file: string): void {
   for (const marker of [HEAD, BODY]) {
-    if (!template.includes(marker)) throw new RenderError(`${file}: the template has no ${marker} marker. Put it where the ${marker === HEAD ? '<head> tags' : 'page'} should go.`);
+    if (!template.includes(marker)) throw new TemplateError(`${file}: the template has no ${marker} marker. Put it where the ${marker === HEAD ? '<head> tags' : 'page'} should go.`);
   }
 }
 
-/** The inline head script: applies the stored theme before first paint, and switches the full stylesheet on once loaded. */
-export function headScript(site: SiteInfo): string {
-  const key = JSON.stringify(site.themeStorageKey);
-  const fallback = JSON.stringify(site.themeDefault);
-  const colors = JSON.stringify(site.themeColor);
-  return [
-    '(function(){',
-    `var d=document,r=d.documentElement,t=${fallback};`,
-    `try{t=localStorage.getItem(${key})||t}catch(e){}`,
-    `if(t!=="light"&&t!=="dark"&&t!=="system")t=${fallback};`,
-    'if(t==="system")t=matchMedia("(prefers-color-scheme: dark)").matches?"dark":"light";',
-    'r.classList.remove("light","dark");r.classList.add(t);',
-    `var m=d.querySelector('meta[name="theme-color"]');if(m)m.content=${colors}[t];`,
-    'var l=d.getElementById("site-css");if(l){if(l.sheet)l.media="all";else l.addEventListener("load",function(){l.media="all"})}',
-    '})();',
-  ].join('');
-}
+/** Switches the full stylesheet (loaded with media="print", so it does not block first paint) on once it has loaded. */
+export const STYLESHEET_SWITCH = '(function(){var l=document.getElementById("site-css");if(l){if(l.sheet)l.media="all";else l.addEventListener("load",function(){l.media="all"})}})();';
 
 export function sha256(text: string): string {
   return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
@@ -81,26 +69,8 @@ export function absoluteUrl(site: SiteInfo, path: string): string {
   return new URL(path.replace(/^\//, ''), site.url).href;
 }
 
-function organizationJsonLd(site: SiteInfo): string {
-  const data = {
-    '@context': 'https://schema.org',
-    '@type': 'Organization',
-    name: site.name,
-    url: site.url,
-    email: `mailto:${site.email}`,
-    ...(site.phone ? { telephone: site.phone } : {}),
-    logo: absoluteUrl(site, site.favicon),
-    address: {
-      '@type': 'PostalAddress',
-      streetAddress: site.address.street,
-      addressLocality: site.address.city,
-      addressRegion: site.address.region,
-      postalCode: site.address.postalCode,
-      addressCountry: site.address.country,
-    },
-    sameAs: site.socials.map((s) => s.href).filter((href) => /^https?:\/\//.test(href)),
-  };
-  // "<" escaped so no string in the data can close the script element.
+/** JSON for a <script> element: "<" escaped so no string in the data can close the element. */
+function scriptJson(data: unknown): string {
   return JSON.stringify(data).replace(/</g, '\\u003c');
 }
 
@@ -109,18 +79,18 @@ export function renderDocument(parts: DocumentParts): string {
   const title = head.title === site.name ? site.name : `${head.title} | ${site.name}`;
   const description = head.description ?? site.description;
   const canonical = absoluteUrl(site, parts.path === '/' ? '/' : `${parts.path}`);
-  const script = headScript(site);
+  const siteHead = parts.siteHead ?? {};
   const capture = parts.script ? parts.captureScript : undefined;
   if (parts.script && !capture) throw new RenderError(`${parts.path} has islands but no capture script to start them; this is a bug in site-gen.`);
+  const inlineScripts = [...(siteHead.scripts ?? []), STYLESHEET_SWITCH];
   const critical = parts.criticalCss;
   const a = escapeAttribute;
   const tags = [
-    `<meta http-equiv="Content-Security-Policy" content="${a(contentSecurityPolicy(capture ? [script, capture] : [script], critical ? [critical] : []))}">`,
+    `<meta http-equiv="Content-Security-Policy" content="${a(contentSecurityPolicy(capture ? [...inlineScripts, capture] : inlineScripts, critical ? [critical] : []))}">`,
     `<title>${escapeText(title)}</title>`,
     `<meta name="description" content="${a(description)}">`,
     head.noindex ? '<meta name="robots" content="noindex">' : `<link rel="canonical" href="${a(canonical)}">`,
-    `<meta name="theme-color" content="${a(site.themeColor[site.themeDefault === 'light' ? 'light' : 'dark'])}">`,
-    '<meta name="color-scheme" content="dark light">',
+    ...(siteHead.meta ?? []).map((meta) => `<meta name="${a(meta.name)}" content="${a(meta.content)}">`),
     `<link rel="icon" href="${a(base + site.favicon.slice(1))}"${site.favicon.endsWith('.svg') ? ' type="image/svg+xml"' : ''}>`,
     `<meta property="og:type" content="website">`,
     `<meta property="og:site_name" content="${a(site.name)}">`,
@@ -133,17 +103,20 @@ export function renderDocument(parts: DocumentParts): string {
     ...(parts.fontPreloads ?? []).map((href) => `<link rel="preload" href="${a(href)}" as="font" type="font/woff2" crossorigin>`),
     `<link rel="stylesheet" href="${a(parts.stylesheet)}" media="print" id="site-css">`,
     `<noscript><link rel="stylesheet" href="${a(parts.stylesheet)}"></noscript>`,
-    `<script>${script}</script>`,
+    ...inlineScripts.map((script) => `<script>${script}</script>`),
     capture ? `<script data-entry="${a(parts.script!)}">${capture}</script>` : '',
     ...(parts.extraScripts ?? []).map((src) => `<script type="module" src="${a(src)}"></script>`),
-    `<script type="application/ld+json">${organizationJsonLd(site)}</script>`,
+    ...(siteHead.jsonLd ?? []).map((data) => `<script type="application/ld+json">${scriptJson(data)}</script>`),
   ].filter(Boolean);
-  const themeClass = site.themeDefault === 'light' ? 'light' : 'dark';
-  return parts.template
-    .replace('{{lang}}', a(site.lang))
-    .replace('{{themeClass}}', themeClass)
-    .replace('{{base}}', a(base))
-    .replace(HEAD, () => tags.join('\n'))
+  return fillTemplate(parts.template, { lang: site.lang, base, head: tags.join('\n'), body: parts.body });
+}
+
+/** The one way the template's placeholders are filled: {{lang}}, {{base}}, and the head and body markers. */
+export function fillTemplate(template: string, parts: { lang: string; base: string; head: string; body: string }): string {
+  return template
+    .replace('{{lang}}', escapeAttribute(parts.lang))
+    .replace('{{base}}', escapeAttribute(parts.base))
+    .replace(HEAD, () => parts.head)
     .replace(BODY, () => parts.body);
 }
 

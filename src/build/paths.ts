@@ -1,12 +1,13 @@
 // Where things are: the tool's own files, and the conventional layout of a site project.
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The folder site-gen itself is installed in (this repository). */
 export const toolRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** Modules that must be one instance shared by the tool and the site's bundled code. */
-export const sharedModules = [join(toolRoot, 'src/island.tsx'), join(toolRoot, 'src/base.ts')];
+/** The public entry: what a site imports as `site-gen`, and the one instance of it the tool and the site's code share. */
+export const publicEntry = join(toolRoot, 'src/index.ts');
 
 export interface ProjectPaths {
   root: string;
@@ -15,6 +16,10 @@ export interface ProjectPaths {
   contentSchema: string;
   routes: string;
   islands: string;
+  /** The site's error screen, src/site/error.tsx (optional; without extension, see `findModule`). */
+  errorScreen: string;
+  /** The site's head hook, src/site/head.ts (optional; without extension, see `findModule`). */
+  head: string;
   stylesheet: string;
   template: string;
   public: string;
@@ -32,9 +37,16 @@ export function projectPaths(configFile: string): ProjectPaths {
     contentSchema: join(root, 'content/schema.ts'),
     routes: join(root, 'src/site/routes.tsx'),
     islands: join(root, 'src/site/islands'),
+    errorScreen: join(root, 'src/site/error'),
+    head: join(root, 'src/site/head'),
     stylesheet: join(root, 'src/site/styles/main.css'),
     template: join(root, 'templates/document.html'),
     public: join(root, 'public'),
     cache: join(toolRoot, 'node_modules/.cache/site-gen'),
   };
+}
+
+/** The module file at `base` with whichever extension it has (.tsx, .ts, .jsx, .js), or undefined when there is none. */
+export function findModule(base: string): string | undefined {
+  return ['.tsx', '.ts', '.jsx', '.js'].map((ext) => base + ext).find((file) => existsSync(file));
 }

@@ -3,7 +3,9 @@ import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import type { SiteConfig } from '../config.ts';
-import { ContentError, RenderError } from '../errors.ts';
+import type { ErrorScreenComponent } from '../error-screen.tsx';
+import { RoutesError, TemplateError } from '../errors.ts';
+import type { HeadHook } from '../head.ts';
 import type { Route } from '../routes.ts';
 import { assembleOutput, entryName, pageDocument, routeFile, stylesheetFile } from './assemble.ts';
 import { bundleClient, entrySource, type ClientBundle, type PageIslands } from './bundle.ts';
@@ -15,7 +17,7 @@ import { criticalCss } from './critical.ts';
 import { matchedAttributes, pageShape } from './critical/shape.ts';
 import { checkTemplate } from './document.ts';
 import { EsbuildCache } from './esbuild-cache.ts';
-import type { ProjectPaths } from './paths.ts';
+import { findModule, type ProjectPaths } from './paths.ts';
 import { renderPage, type RenderedPage } from './render.tsx';
 import { loadSite, validateContent } from './site-module.ts';
 import { esbuildTargets, resolveBrowsers } from './targets.ts';
@@ -105,6 +107,8 @@ export type StageTimes = Partial<Record<Stage | 'critical' | 'assemble', number>
 
 interface SiteState {
   routes: Route[];
+  head?: HeadHook;
+  errorScreen?: ErrorScreenComponent;
   content: Record<string, unknown>;
   inputs: string[];
 }
@@ -145,6 +149,11 @@ export class Pipeline {
   /** The stylesheet as last compiled (newer than the last good output's when a later stage failed). */
   get stylesheet(): CompiledStylesheet | undefined {
     return this.#stylesheet;
+  }
+
+  /** What the dev error page is made of: the site's template and error screen as last loaded, each absent until it loads. */
+  get errorParts(): { template?: string; errorScreen?: ErrorScreenComponent } {
+    return { template: this.#template, errorScreen: this.#site?.errorScreen };
   }
 
   /** Dev: how many pages had their critical CSS derived since the last run began (pages render on request). */
@@ -248,7 +257,7 @@ export class Pipeline {
       case 'content': {
         const site = await loadSite(paths);
         const content = validateContent(paths, site);
-        this.#site = { routes: checkRoutes(paths, site.routes), content, inputs: site.inputs };
+        this.#site = { routes: checkRoutes(paths, site.routes), head: site.head, errorScreen: site.errorScreen, content, inputs: site.inputs };
         return 'site code';
       }
       case 'render': {
@@ -271,6 +280,7 @@ export class Pipeline {
           pages: dev ? [devEntry(paths)] : this.#rendered!.map(({ route, page }) => ({ name: entryName(route), path: route.path, islands: page.islands })),
           target: esbuildTargets(resolveBrowsers(this.#config!.build.browserslist)),
           base,
+          errorScreen: findModule(paths.errorScreen),
           // Readable stack traces in the browser, and a faster rebuild; budgets are for `site-gen build`.
           minify: !dev,
           cache: this.#esbuild,
@@ -326,6 +336,7 @@ export class Pipeline {
     const site = this.#site!;
     const cssFile = stylesheetFile(stylesheet.css);
     const props = { site: config.site, content: site.content };
+    const head = { hook: site.head, content: site.content };
     const byFile = new Map(site.routes.map((route) => [routeFile(route), route]));
     const files = assembleOutput({
       publicFiles: this.#publicFiles!,
@@ -363,7 +374,7 @@ export class Pipeline {
       const { critical, derived } = this.#criticalFor(file, page.html);
       if (derived) this.#derivedOnRequest += 1;
       const scripts = page.islands.length > 0 ? client.pages.get('dev') : undefined;
-      return pageDocument({ config, base, route, page, template: this.#template!, paths, scripts, captureScript: client.captureScript, critical, cssFile, extraScripts });
+      return pageDocument({ config, base, route, page, template: this.#template!, paths, scripts, captureScript: client.captureScript, critical, cssFile, head, extraScripts });
     };
     const inputs = [...new Set([paths.config, ...site.inputs, ...stylesheet.dependencies, ...client.inputs, paths.template])].sort();
     return { config, files: new PagesOnRequest(files, byFile.keys(), make), pages: [], client, stylesheet: base + cssFile, inputs };
@@ -377,11 +388,12 @@ export class Pipeline {
     const client = this.#client!;
     const rendered = this.#rendered!;
     const cssFile = stylesheetFile(stylesheet.css);
+    const head = { hook: this.#site!.head, content: this.#site!.content };
     const pages = rendered.map(({ route, page }): PageOutput => {
       const file = routeFile(route);
       const kept = this.#critical.get(file)!;
       const scripts = client.pages.get(entryName(route));
-      const html = pageDocument({ config, base, route, page, template: this.#template!, paths, scripts, captureScript: client.captureScript, critical: kept.critical, cssFile, extraScripts });
+      const html = pageDocument({ config, base, route, page, template: this.#template!, paths, scripts, captureScript: client.captureScript, critical: kept.critical, cssFile, head, extraScripts });
       void compressor?.compress(file, html);
       return { route, page, file, html, critical: kept.critical };
     });
@@ -411,7 +423,7 @@ function devEntry(paths: ProjectPaths): PageIslands {
 
 export async function readTemplate(paths: ProjectPaths): Promise<string> {
   const shown = relative(paths.root, paths.template);
-  if (!existsSync(paths.template)) throw new RenderError(`${shown} does not exist. Create the document template (see README.md, "Templates").`);
+  if (!existsSync(paths.template)) throw new TemplateError(`${shown} does not exist. Create the document template (see README.md, "Templates").`);
   const template = await readFile(paths.template, 'utf8');
   checkTemplate(template, shown);
   return template;
@@ -421,11 +433,11 @@ export function checkRoutes(paths: ProjectPaths, routes: Route[]): Route[] {
   const shown = relative(paths.root, paths.routes);
   const seen = new Map<string, string>();
   routes.forEach((route, i) => {
-    if (!route || typeof route.path !== 'string' || !route.path.startsWith('/')) throw new ContentError(`${shown}: routes[${i}].path must be a path starting with "/".`);
-    if (typeof route.page !== 'function') throw new ContentError(`${shown}: routes[${i}] (${route.path}) has no page component.`);
-    if (typeof route.head !== 'function') throw new ContentError(`${shown}: routes[${i}] (${route.path}) has no head() function giving its title.`);
+    if (!route || typeof route.path !== 'string' || !route.path.startsWith('/')) throw new RoutesError(`${shown}: routes[${i}].path must be a path starting with "/".`);
+    if (typeof route.page !== 'function') throw new RoutesError(`${shown}: routes[${i}] (${route.path}) has no page component.`);
+    if (typeof route.head !== 'function') throw new RoutesError(`${shown}: routes[${i}] (${route.path}) has no head() function giving its title.`);
     const file = routeFile(route);
-    if (seen.has(file)) throw new ContentError(`${shown}: routes ${seen.get(file)} and ${route.path} both write ${file}. Give each route its own path.`);
+    if (seen.has(file)) throw new RoutesError(`${shown}: routes ${seen.get(file)} and ${route.path} both write ${file}. Give each route its own path.`);
     seen.set(file, route.path);
   });
   return routes;

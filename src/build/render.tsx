@@ -1,8 +1,8 @@
 // Renders one route's page to HTML with renderToString, each island rendered on its own so the browser can hydrate it alone.
 import { Parser } from 'htmlparser2';
-import { createElement } from 'react';
+import { createElement, type ReactElement } from 'react';
 import { renderToString } from 'react-dom/server';
-import { setBase } from '../base.ts';
+import { BaseContext } from '../base.ts';
 import { IslandError, RenderError } from '../errors.ts';
 import { HYDRATE_STRATEGIES, IslandBoundary, IslandRegistryContext, type HydrateStrategy, type IslandDefinition } from '../island.tsx';
 import type { PageHead, PageProps, Route } from '../routes.ts';
@@ -26,24 +26,25 @@ export interface RenderedPage {
 }
 
 export interface RenderOptions {
+  /** URL base the site is built for; components read it with `useBase()`. Default "/". */
   base?: string;
 }
 
 export function renderPage(route: Route, props: PageProps, options: RenderOptions = {}): RenderedPage {
-  setBase(options.base ?? '/');
+  const base = options.base ?? '/';
   const uses: Array<{ definition: IslandDefinition; props: unknown }> = [];
   const registry = { add: (definition: IslandDefinition, islandProps: unknown) => uses.push({ definition, props: islandProps }) - 1 };
   let html: string;
   let head: PageHead;
   try {
     head = route.head(props);
-    html = renderToString(createElement(IslandRegistryContext.Provider, { value: registry }, createElement(route.page, props)));
+    html = renderToString(withContext(base, createElement(IslandRegistryContext.Provider, { value: registry }, createElement(route.page, props))));
   } catch (error) {
     throw new RenderError(`Could not render ${route.path}: ${(error as Error)?.message ?? String(error)}`, { cause: error });
   }
   uses.forEach(({ definition, props: islandProps }, index) => {
     const placeholder = `<site-island data-island-slot="${index}"></site-island>`;
-    html = html.replace(placeholder, () => renderIsland(route.path, definition, islandProps, index));
+    html = html.replace(placeholder, () => renderIsland(route.path, definition, islandProps, index, base));
   });
   const { links, ids } = collectLinks(html);
   return {
@@ -56,7 +57,7 @@ export function renderPage(route: Route, props: PageProps, options: RenderOption
 }
 
 /** The island's markup: its own render (ids prefixed so they match the browser's), wrapped with what the runtime needs. */
-export function renderIsland(path: string, definition: IslandDefinition, props: unknown, index: number): string {
+export function renderIsland(path: string, definition: IslandDefinition, props: unknown, index: number, base = '/'): string {
   const { name, hydrate, media, targets } = definition;
   if (!/^[a-z][a-z0-9-]*$/.test(name)) {
     throw new IslandError(`Island "${name}" on ${path}: island names are lower-case words joined by "-", the file name of its module in src/site/islands/.`);
@@ -72,7 +73,7 @@ export function renderIsland(path: string, definition: IslandDefinition, props: 
   const id = `i${index}-`;
   let inner: string;
   try {
-    inner = renderToString(createElement(IslandBoundary, { name }, createElement(definition.component, props as object)), { identifierPrefix: id });
+    inner = renderToString(withContext(base, createElement(IslandBoundary, { name }, createElement(definition.component, props as object))), { identifierPrefix: id });
   } catch (error) {
     throw new RenderError(`Could not render island "${name}" on ${path}: ${(error as Error)?.message ?? String(error)}`, { cause: error });
   }
@@ -81,6 +82,11 @@ export function renderIsland(path: string, definition: IslandDefinition, props: 
   if (targets) attrs.push(`data-targets="${escapeAttribute(targets)}"`);
   if (json !== '{}') attrs.push(`data-props="${escapeAttribute(json)}"`);
   return `<site-island ${attrs.join(' ')}>${inner}</site-island>`;
+}
+
+/** What every render gets from site-gen, the same on the server as in the browser (src/runtime/hydrate.ts): the base. */
+function withContext(base: string, element: ReactElement): ReactElement {
+  return createElement(BaseContext.Provider, { value: base }, element);
 }
 
 /** JSON of the island's props; anything JSON cannot carry faithfully is an error, not a silent loss. */

@@ -1,11 +1,11 @@
 // Bundles the site's TypeScript (config, content, pages) for Node with esbuild and imports the result.
-import { build, type Message, type Metafile, type Plugin } from 'esbuild';
+import { build, type Message, type Metafile } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { realpathSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { sharedModules, toolRoot } from './paths.ts';
+import { toolRoot } from './paths.ts';
+import { publicEntryForNode } from './public-entry.ts';
 
 export interface ServerModule<T> {
   exports: T;
@@ -32,29 +32,6 @@ export function formatMessage(message: Message): string {
   return `${where}${message.text}`;
 }
 
-// The tool's island registry must be one instance for the renderer and the pages, so it is never copied into a bundle.
-const shareToolModules: Plugin = {
-  name: 'site-gen-shared-modules',
-  setup(build) {
-    build.onResolve({ filter: /\.(ts|tsx)$|^\.{1,2}\// }, (args) => {
-      if (!args.resolveDir) return undefined;
-      const path = resolve(args.resolveDir, args.path);
-      // A project may reach the tool's files through a symlink (a copy of the project that links src/island.tsx).
-      const candidates = [path, `${path}.ts`, `${path}.tsx`].flatMap((file) => [file, realpathOrSelf(file)]);
-      const shared = sharedModules.find((m) => candidates.includes(m));
-      return shared ? { path: pathToFileURL(shared).href, external: true } : undefined;
-    });
-  },
-};
-
-function realpathOrSelf(file: string): string {
-  try {
-    return realpathSync(file);
-  } catch {
-    return file;
-  }
-}
-
 let loads = 0;
 
 export async function loadServerModule<T>(options: ServerBundleOptions): Promise<ServerModule<T>> {
@@ -75,7 +52,7 @@ export async function loadServerModule<T>(options: ServerBundleOptions): Promise
       logLevel: 'silent',
       absWorkingDir: options.root,
       nodePaths: [join(toolRoot, 'node_modules')],
-      plugins: [shareToolModules],
+      plugins: [publicEntryForNode],
       define: { 'process.env.NODE_ENV': '"production"' },
     });
   } catch (error) {

@@ -2,10 +2,13 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { ZodType } from 'zod';
-import { BundleError, ContentError, RenderError } from '../errors.ts';
+import { BundleError, ContentError, RenderError, RoutesError } from '../errors.ts';
+import type { ErrorScreenComponent } from '../error-screen.tsx';
+import type { HeadHook } from '../head.ts';
 import type { Route } from '../routes.ts';
-import type { ProjectPaths } from './paths.ts';
+import { findModule, type ProjectPaths } from './paths.ts';
 import { formatMessage, loadServerModule, ServerBundleFailure } from './server-bundle.ts';
+import { describeIssue } from './validate.ts';
 
 export interface Collection {
   file: string;
@@ -16,6 +19,10 @@ export interface SiteModule {
   collections: Record<string, Collection>;
   contentModules: Record<string, { default?: unknown }>;
   routes: Route[];
+  /** The named export `head` of src/site/head.ts, if the site has that file. */
+  head?: HeadHook;
+  /** The default export of src/site/error.tsx, if the site has that file. */
+  errorScreen?: ErrorScreenComponent;
 }
 
 export interface LoadedSite extends SiteModule {
@@ -33,9 +40,13 @@ export function contentFiles(paths: ProjectPaths): string[] {
 
 export function siteEntrySource(paths: ProjectPaths): string {
   const files = contentFiles(paths);
+  const head = findModule(paths.head);
+  const errorScreen = findModule(paths.errorScreen);
   const lines = [
     `export { collections } from ${JSON.stringify(paths.contentSchema)};`,
     `export { routes } from ${JSON.stringify(paths.routes)};`,
+    ...(head ? [`export { head } from ${JSON.stringify(head)};`] : []),
+    ...(errorScreen ? [`export { default as errorScreen } from ${JSON.stringify(errorScreen)};`] : []),
     ...files.map((f, i) => `import * as c${i} from ${JSON.stringify(join(paths.content, f))};`),
     `export const contentModules = { ${files.map((f, i) => `${JSON.stringify(f)}: c${i}`).join(', ')} };`,
   ];
@@ -43,12 +54,8 @@ export function siteEntrySource(paths: ProjectPaths): string {
 }
 
 export async function loadSite(paths: ProjectPaths): Promise<LoadedSite> {
-  for (const [file, what] of [
-    [paths.contentSchema, 'the content schemas (export const collections = { ... })'],
-    [paths.routes, 'the routes (export const routes: Route[] = [ ... ])'],
-  ] as const) {
-    if (!existsSync(file)) throw new ContentError(`${rel(paths, file)} does not exist. Create it with ${what}.`);
-  }
+  if (!existsSync(paths.contentSchema)) throw new ContentError(`${rel(paths, paths.contentSchema)} does not exist. Create it with the content schemas (export const collections = { ... }).`);
+  if (!existsSync(paths.routes)) throw new RoutesError(`${rel(paths, paths.routes)} does not exist. Create it with the routes (export const routes: Route[] = [ ... ]).`);
   try {
     const { exports, inputs } = await loadServerModule<SiteModule>({
       entry: { contents: siteEntrySource(paths), resolveDir: paths.root },
@@ -79,7 +86,10 @@ export function validateContent(paths: ProjectPaths, site: SiteModule): Record<s
     throw new ContentError(`${rel(paths, paths.contentSchema)}: has no \`collections\` export. Export an object mapping each collection to { file, schema }.`);
   }
   if (!Array.isArray(site.routes) || site.routes.length === 0) {
-    throw new ContentError(`${rel(paths, paths.routes)}: \`routes\` must be a non-empty array of routes. Export const routes = [{ path: '/', page, head }].`);
+    throw new RoutesError(`${rel(paths, paths.routes)}: \`routes\` must be a non-empty array of routes. Export const routes = [{ path: '/', page, head }].`);
+  }
+  for (const [hook, file, kind] of [['head', paths.head, 'a named export `head`, a function'], ['errorScreen', paths.errorScreen, 'a default export, a React component']] as const) {
+    if (site[hook] !== undefined && typeof site[hook] !== 'function') throw new RenderError(`${rel(paths, findModule(file) ?? file)}: needs ${kind} (see README.md, "Make your own site").`);
   }
   const content: Record<string, unknown> = {};
   const known = new Set<string>();
@@ -90,31 +100,13 @@ export function validateContent(paths: ProjectPaths, site: SiteModule): Record<s
     if (!mod) throw new ContentError(`${shown} does not exist, but content/schema.ts declares the collection "${name}" in it. Create the file or remove the collection.`);
     if (mod.default === undefined) throw new ContentError(`${shown}: has no default export. End it with \`export default { ... }\` holding the ${name}.`);
     const parsed = collection.schema.safeParse(mod.default);
-    if (!parsed.success) throw new ContentError(describeContentIssue(shown, name, mod.default, parsed.error));
+    if (!parsed.success) throw new ContentError(describeIssue(shown, parsed.error, { prefix: name, data: mod.default, separator: ' ' }));
     content[name] = parsed.data;
   }
   for (const file of Object.keys(site.contentModules)) {
     if (!known.has(file)) throw new ContentError(`content/${file} is not declared in content/schema.ts. Add a collection for it or move it out of content/.`);
   }
   return content;
-}
-
-/** Names the item by its id where it has one: `services[5] ("service-video-production").bullets`. */
-function describeContentIssue(file: string, collection: string, data: unknown, error: import('zod').ZodError): string {
-  const issue = error.issues[0]!;
-  const path = [...issue.path];
-  let label = collection;
-  let value: unknown = data;
-  for (const key of path) {
-    value = (value as Record<PropertyKey, unknown> | undefined)?.[key as never];
-    label += typeof key === 'number' ? `[${key}]` : `.${String(key)}`;
-    const id = (value as { id?: unknown } | undefined)?.id;
-    if (typeof key === 'number' && typeof id === 'string') label += ` ("${id}")`;
-  }
-  const more = error.issues.length > 1 ? ` (and ${error.issues.length - 1} more problem${error.issues.length > 2 ? 's' : ''})` : '';
-  const missing = issue.code === 'invalid_type' && value === undefined;
-  const text = missing ? `is missing; add it (expected ${issue.expected}).` : issue.message.replace(/^Invalid input: /, '');
-  return `${file}: ${label} ${/[.!?]$/.test(text) ? text : `${text}.`}${more}`;
 }
 
 function rel(paths: ProjectPaths, file: string): string {

@@ -7,11 +7,17 @@ const ESBUILD_NAMES: Record<string, string> = {
   safari: 'safari', ios_saf: 'ios', opera: 'opera',
 };
 
+/** The one check of the config's browserslist queries, for the CSS and the JavaScript alike. */
 export function resolveBrowsers(queries: string[]): string[] {
   try {
     return browserslist(queries);
   } catch (error) {
-    throw new ConfigError(`site.config.ts: build.browserslist: ${(error as Error).message}. Use browserslist queries such as "defaults".`, { cause: error });
+    const reason = (error as Error).message.replace(/\.?$/, '.');
+    throw new ConfigError(
+      `site.config.ts: build.browserslist (${JSON.stringify(queries)}) is not a valid browserslist query: ${reason} ` +
+        'Use queries such as "defaults" or "last 2 versions" (https://browsersl.ist).',
+      { cause: error },
+    );
   }
 }
 

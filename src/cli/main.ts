@@ -6,6 +6,7 @@ import { toolRoot } from '../build/paths.ts';
 import { describeError, SiteGenError } from '../errors.ts';
 import { addBuildCommand } from './build.ts';
 import { addDeployCommand } from './deploy.ts';
+import { addNewCommand } from './new.ts';
 import { addServeCommand } from './serve.ts';
 import { addWatchCommand } from './watch.ts';
 
@@ -24,6 +25,7 @@ Examples:
   site-gen serve --port 8080          preview dist/ like a static host
   site-gen watch                      dev server with live reload
   site-gen deploy --bucket my-site    publish dist/ to an S3 bucket
+  site-gen new my-site                start a new site in the folder my-site/
 
 Run "site-gen <command> --help" for a command's options.`,
     );
@@ -31,6 +33,7 @@ Run "site-gen <command> --help" for a command's options.`,
   addServeCommand(program);
   addWatchCommand(program);
   addDeployCommand(program);
+  addNewCommand(program);
   return program;
 }
 

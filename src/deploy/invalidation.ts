@@ -1,13 +1,6 @@
 // What a CDN must forget after a deploy: every address a visitor can request of each changed page or file, never a hashed asset.
 import { wasStoredHashed, type Plan } from './plan.ts';
 
-/** Above this many paths one wildcard is sent instead (CloudFront bills paths beyond 1,000 a month; a wildcard counts as one). */
-export const DEFAULT_MAX_PATHS = 100;
-/** CloudFront takes at most 3,000 paths in one invalidation. */
-export const MAX_PATHS_LIMIT = 3000;
-/** A distribution ID as the CloudFront console shows it: E2QWRUHAPOMQZL. */
-export const DISTRIBUTION_ID = /^[A-Z0-9]{1,64}$/;
-
 export interface InvalidationPlan {
   /** The paths to send: the addresses of the changed files, or the prefix's wildcard alone. */
   paths: string[];

@@ -5,7 +5,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import type { SiteConfig } from '../config.ts';
 import { UsageError } from '../errors.ts';
 import type { WaitPolicy } from './cloudfront.ts';
-import { DEFAULT_MAX_PATHS, DISTRIBUTION_ID, MAX_PATHS_LIMIT } from './invalidation.ts';
+import { DEFAULT_MAX_PATHS, DISTRIBUTION_ID, MAX_PATHS_LIMIT } from './cloudfront-limits.ts';
 import type { Output } from './progress.ts';
 import type { RetryPolicy } from './retry.ts';
 

@@ -5,6 +5,7 @@ import type { PagesOnRequest } from '../build/pages-on-request.ts';
 import { Pipeline, type Stage } from '../build/pipeline.ts';
 import type { OutputFiles } from '../build/write.ts';
 import type { SiteConfig } from '../config.ts';
+import type { ErrorScreenComponent } from '../error-screen.tsx';
 import type { InputIndex } from './invalidate.ts';
 
 export interface DevBuilderOptions {
@@ -65,6 +66,11 @@ export class DevBuilder {
 
   get config(): SiteConfig | undefined {
     return this.#pipeline.config;
+  }
+
+  /** What the error page is made of: the site's template and error screen as last loaded, each absent until it loads. */
+  get errorParts(): { template?: string; errorScreen?: ErrorScreenComponent } {
+    return this.#pipeline.errorParts;
   }
 
   /** The stylesheet as last compiled (newer than the last good output's when a later stage failed), as output files. */

@@ -1,10 +1,11 @@
-// What the dev server shows while the last rebuild is broken: the site's error screen with the message, the file and the stack.
+// What the dev server shows while the last rebuild is broken: the site's error screen (or site-gen's) with the message, the file and the stack.
 import path from 'node:path';
+import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
-import { contentSecurityPolicy } from '../build/document.ts';
+import { contentSecurityPolicy, fillTemplate } from '../build/document.ts';
 import { escapeAttribute } from '../build/render.tsx';
-import { SiteGenError } from '../errors.ts';
-import { ErrorScreen } from '../site/components/ErrorScreen.tsx';
+import { DefaultErrorScreen, type ErrorScreenComponent } from '../error-screen.tsx';
+import { describeError, SiteGenError } from '../errors.ts';
 
 export interface BuildFailure {
   /** The error and its causes, one per line, as the CLI prints them. Names the file (and line) at fault. */
@@ -25,24 +26,11 @@ export interface FailureContext {
  * alone; an exception thrown by the site's own code adds that code's stack, without the frames of React and Node.
  */
 export function describeFailure(error: unknown, context: FailureContext): BuildFailure {
-  const message = messageChain(error);
+  const message = describeError(error);
   let thrown: unknown = error;
   while (thrown instanceof SiteGenError && thrown.cause !== undefined) thrown = thrown.cause;
   if (thrown instanceof SiteGenError || !(thrown instanceof Error) || !thrown.stack) return { message };
   return { message, stack: projectStack(thrown.stack, context) };
-}
-
-/** The error's message, then each cause's that it does not already quote ("Could not render /: boom" needs no "caused by: boom"). */
-function messageChain(error: unknown): string {
-  const lines: string[] = [];
-  let current: unknown = error;
-  for (let depth = 0; current !== undefined && current !== null && depth < 8; depth += 1) {
-    const text = current instanceof SiteGenError ? current.message : current instanceof Error ? `${current.name}: ${current.message}` : String(current);
-    const quoted = current instanceof Error ? current.message : text;
-    if (!lines.some((line) => line.includes(quoted))) lines.push(depth === 0 ? text : `caused by: ${text}`);
-    current = current instanceof Error ? current.cause : undefined;
-  }
-  return lines.join('\n');
 }
 
 function projectStack(stack: string, context: FailureContext): string {
@@ -58,32 +46,33 @@ export interface ErrorPageOptions {
   stylesheet?: string;
   /** External scripts the page loads: the reload client, so that fixing the file brings the page back. */
   scripts: string[];
-  theme: 'light' | 'dark';
   lang: string;
+  /** The site's document template, as last read: the error page is a page of the site. A bare document without it. */
+  template?: string;
+  /** The site's error screen (src/site/error.tsx) as last loaded; site-gen's neutral one without it. */
+  errorScreen?: ErrorScreenComponent;
 }
 
-/** A whole HTML document around the site's ErrorScreen, under the same CSP as the pages (no inline script or style at all). */
+const BARE_TEMPLATE = ['<!doctype html>', '<html lang="{{lang}}">', '<head>', '<!--site-gen:head-->', '</head>', '<body>', '<!--site-gen:body-->', '</body>', '</html>', ''].join('\n');
+
+/** A whole HTML document around the error screen, under the same CSP as the pages (no inline script or style at all). */
 export function errorPage(failure: BuildFailure, options: ErrorPageOptions): string {
   const error = Object.assign(new Error(failure.message), { stack: failure.stack ?? '' });
   const a = escapeAttribute;
-  return [
-    '<!doctype html>',
-    `<html lang="${a(options.lang)}" class="${options.theme}">`,
-    '<head>',
-    '<meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+  const head = [
+    ...(options.template ? [] : ['<meta charset="utf-8">', '<meta name="viewport" content="width=device-width, initial-scale=1">']),
     `<meta http-equiv="Content-Security-Policy" content="${a(contentSecurityPolicy([], []))}">`,
     '<meta name="robots" content="noindex">',
     '<title>Build failed | site-gen watch</title>',
     options.stylesheet ? `<link rel="stylesheet" href="${a(options.stylesheet)}">` : '',
     ...options.scripts.map((src) => `<script type="module" src="${a(src)}"></script>`),
-    '</head>',
-    '<body>',
-    renderToString(<ErrorScreen error={error} />),
-    '</body>',
-    '</html>',
-    '',
-  ]
-    .filter(Boolean)
-    .join('\n');
+  ].filter(Boolean);
+  let body: string;
+  try {
+    body = renderToString(createElement(options.errorScreen ?? DefaultErrorScreen, { error }));
+  } catch {
+    // The site's screen is the site's code, which may be what is broken: the error must show all the same.
+    body = renderToString(createElement(DefaultErrorScreen, { error }));
+  }
+  return fillTemplate(options.template ?? BARE_TEMPLATE, { lang: options.lang, base: '/', head: head.join('\n'), body });
 }

@@ -77,8 +77,8 @@ export class Publisher {
     return errorPage(failure, {
       stylesheet: builder.output?.stylesheet,
       scripts,
-      theme: builder.config?.site.themeDefault === 'light' ? 'light' : 'dark',
       lang: builder.config?.site.lang ?? 'en',
+      ...builder.errorParts,
     });
   }
 
@@ -101,8 +101,8 @@ export class Publisher {
       errorPage: errorPage(failure, {
         stylesheet: stylesheet?.url ?? builder.output?.stylesheet,
         scripts,
-        theme: builder.config?.site.themeDefault === 'light' ? 'light' : 'dark',
         lang: builder.config?.site.lang ?? 'en',
+        ...builder.errorParts,
       }),
     };
     hub.send({ type: 'reload', build: this.served.build });

@@ -1,6 +1,6 @@
 // Browser entry shared by every page: hydrates each island by its strategy, or at once when the visitor acts on it
 // first, then replays what was held meanwhile. React and the islands' code are imported only when an island needs them.
-import { setBase } from '../base.ts';
+import type { ErrorScreenLoader } from './hydrate.ts';
 import type { IslandComponent } from '../island.tsx';
 import type { Capture } from './scope.ts';
 import { idle } from './strategies/idle.ts';
@@ -14,8 +14,9 @@ export type IslandLoaders = Record<string, () => Promise<{ default: IslandCompon
 
 const strategies: Record<string, Strategy> = { load, idle, visible, media, interaction };
 
-export function start(loaders: IslandLoaders): void {
-  setBase(document.documentElement.dataset.base ?? '/');
+/** `loadErrorScreen`: imports the site's src/site/error.tsx, shown in place of an island that throws; site-gen's neutral screen without it. */
+export function start(loaders: IslandLoaders, loadErrorScreen?: ErrorScreenLoader): void {
+  const context = { base: document.documentElement.dataset.base ?? '/', loadErrorScreen };
   // Absent only from a page whose template lost its head script: islands then hydrate by strategy alone.
   const capture = window.siteGenCapture;
   const starters = new Map<HTMLElement, () => void>();
@@ -31,7 +32,7 @@ export function start(loaders: IslandLoaders): void {
     const begin = () => {
       if (started) return;
       started = true;
-      void hydrate(element, name, loader, capture);
+      void hydrate(element, name, loader, capture, context);
     };
     starters.set(element, begin);
     strategy(element, begin);
@@ -42,10 +43,16 @@ export function start(loaders: IslandLoaders): void {
   for (const held of capture.held) starters.get(held.island)?.();
 }
 
-async function hydrate(element: HTMLElement, name: string, loader: IslandLoaders[string], capture: Capture | undefined): Promise<void> {
+async function hydrate(
+  element: HTMLElement,
+  name: string,
+  loader: IslandLoaders[string],
+  capture: Capture | undefined,
+  context: { base: string; loadErrorScreen?: ErrorScreenLoader },
+): Promise<void> {
   try {
     const [{ default: island }, { hydrateIsland }] = await Promise.all([loader(), import('./hydrate.ts'), import('./replay.ts')]);
-    await hydrateIsland(element, name, island);
+    await hydrateIsland(element, name, island, context);
     element.setAttribute('data-hydrated', '');
   } catch (error) {
     // Its code did not arrive: the server markup is on its own, and what was held gets the browser's default.

@@ -4,13 +4,13 @@ import type { SiteInfo } from '../../src/config.ts';
 import { Header } from '../../src/site/components/Header.tsx';
 import { render, type Rendered } from './dom.ts';
 
-/** The theme switch's props, from the config and the copy. */
-export function themePropsOf(site: SiteInfo, copy: Content['copy']) {
-  return { storageKey: site.themeStorageKey, fallback: site.themeDefault, colors: site.themeColor, labels: copy.ui.theme };
+/** The theme switch's props, from the theme and the copy, as Layout gives them. */
+export function themePropsOf(theme: Content['theme'], copy: Content['copy']) {
+  return { storageKey: theme.storageKey, fallback: theme.default, colors: theme.colors, labels: copy.ui.theme };
 }
 
 /** The header of the page at `path`. */
-export function renderHeader(site: SiteInfo, { copy, navigation }: Pick<Content, 'copy' | 'navigation'>, path: string): Rendered {
+export function renderHeader(site: SiteInfo, { copy, navigation, theme }: Pick<Content, 'copy' | 'navigation' | 'theme'>, path: string): Rendered {
   return render(
     <Header
       company={site.name}
@@ -19,7 +19,7 @@ export function renderHeader(site: SiteInfo, { copy, navigation }: Pick<Content,
       cta={navigation.menuCta}
       path={path}
       menuLabels={{ open: copy.ui.menuOpen, close: copy.ui.menuClose, nav: copy.ui.mainNav }}
-      theme={themePropsOf(site, copy)}
+      theme={themePropsOf(theme, copy)}
     />,
   );
 }

@@ -1,6 +1,6 @@
 // A throwaway copy of this project, and `site-gen watch` running on it: for the tests and the benchmark that edit files.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -18,20 +18,14 @@ export interface ProjectCopy {
 }
 
 /**
- * Copies the site (config, content, templates, public, src/site) into a temporary folder. The rest of src/ and
- * node_modules are symlinks to this repository's: the copy's pages then share the tool's island registry, as the
- * project's own do, and resolve the same packages.
+ * Copies the site (config, content, templates, public, src/site) into a temporary folder outside this repository,
+ * as a site of its own: its code imports only 'site-gen', which site-gen resolves to itself when it builds the copy.
+ * node_modules is a link to this repository's, for the packages the site itself uses (its CSS imports @fontsource).
  */
 export async function copyProject(): Promise<ProjectCopy> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'site-gen-watch-'));
-  for (const entry of ['site.config.ts', 'package.json', 'content', 'templates', 'public']) {
+  for (const entry of ['site.config.ts', 'content', 'templates', 'public', 'src/site']) {
     await cp(path.join(TOOL_ROOT, entry), path.join(root, entry), { recursive: true });
-  }
-  await mkdir(path.join(root, 'src'));
-  for (const entry of await readdir(path.join(TOOL_ROOT, 'src'))) {
-    const from = path.join(TOOL_ROOT, 'src', entry);
-    if (entry === 'site') await cp(from, path.join(root, 'src/site'), { recursive: true });
-    else await symlink(from, path.join(root, 'src', entry));
   }
   await symlink(path.join(TOOL_ROOT, 'node_modules'), path.join(root, 'node_modules'), 'dir');
 

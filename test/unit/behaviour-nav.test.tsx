@@ -4,7 +4,6 @@ import { readFileSync } from 'node:fs';
 import { parseHTML } from 'linkedom';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { headScript } from '../../src/build/document.ts';
 import { FaqSection } from '../../src/site/components/FaqSection.tsx';
 import { Hero } from '../../src/site/components/Hero.tsx';
 import { Services } from '../../src/site/components/Services.tsx';
@@ -19,6 +18,7 @@ import {
   SERVICE_CARD_DELAY_STEP_MS,
   TOOLTIP,
 } from '../../src/site/constants.ts';
+import { themeScript } from '../../src/site/head.ts';
 import { applyTheme, parseChoice, resolveTheme, THEME_CHOICES } from '../../src/site/lib/theme.ts';
 import { createTooltipTiming } from '../../src/site/lib/tooltip-timing.ts';
 import { loadContent, loadSite, render, textOf } from '../helpers/dom.ts';
@@ -26,8 +26,8 @@ import { renderHeader, themePropsOf } from '../helpers/header.tsx';
 
 const content = await loadContent();
 const site = loadSite();
-const { copy, navigation } = content;
-const themeProps = themePropsOf(site, copy);
+const { copy, navigation, theme: siteTheme, company } = content;
+const themeProps = themePropsOf(siteTheme, copy);
 const css = (file: string) => readFileSync(new URL(`../../src/site/styles/${file}`, import.meta.url), 'utf8');
 
 const theme = suite('Theme choice');
@@ -49,8 +49,8 @@ theme('system resolves to the operating system\'s scheme; light and dark to them
 /** Runs the inline head script against a stored value and an OS scheme; returns the <html> classes and theme-color it leaves. */
 function runHeadScript(stored: string | null, systemDark: boolean, storageThrows = false) {
   const { document } = parseHTML('<!doctype html><html class="dark"><head><meta name="theme-color" content="#0a0a0a"></head><body></body></html>');
-  const storage = { getItem: (key: string) => (storageThrows ? (() => { throw new Error('denied'); })() : key === site.themeStorageKey ? stored : null) };
-  new Function('document', 'localStorage', 'matchMedia', headScript(site))(document, storage, () => ({ matches: systemDark }));
+  const storage = { getItem: (key: string) => (storageThrows ? (() => { throw new Error('denied'); })() : key === siteTheme.storageKey ? stored : null) };
+  new Function('document', 'localStorage', 'matchMedia', themeScript(siteTheme))(document, storage, () => ({ matches: systemDark }));
   return { classes: document.documentElement.className, color: document.querySelector('meta[name="theme-color"]')!.getAttribute('content') };
 }
 
@@ -62,7 +62,7 @@ function runApplyTheme(choice: (typeof THEME_CHOICES)[number], systemDark: boole
   globals.document = document;
   globals.window = { matchMedia: () => ({ matches: systemDark }) };
   try {
-    applyTheme(choice, site.themeColor);
+    applyTheme(choice, siteTheme.colors);
   } finally {
     globals.document = saved.document;
     globals.window = saved.window;
@@ -75,11 +75,11 @@ theme('the switch leaves <html> as the head script does, for every stored value 
     for (const choice of THEME_CHOICES) {
       assert.equal(runApplyTheme(choice, systemDark), runHeadScript(choice, systemDark), `choice ${choice}, OS ${systemDark ? 'dark' : 'light'}`);
     }
-    const fallback = parseChoice('nonsense', site.themeDefault);
+    const fallback = parseChoice('nonsense', siteTheme.default);
     assert.equal(runApplyTheme(fallback, systemDark), runHeadScript('nonsense', systemDark), 'an unknown stored value is the default');
     assert.equal(runApplyTheme(fallback, systemDark), runHeadScript(null, systemDark, true), 'storage that throws is the default');
   }
-  assert.equal(runHeadScript(null, false), { classes: 'dark', color: site.themeColor.dark }, 'dark by default');
+  assert.equal(runHeadScript(null, false), { classes: 'dark', color: siteTheme.colors.dark }, 'dark by default');
 });
 
 theme.run();
@@ -137,20 +137,20 @@ markup('the theme switch is a select named Theme with light, dark and system, de
 
 markup('on the server the switch shows the default, and leaves the stored choice to the browser', () => {
   const r = render(<ThemeSwitch {...themeProps} />);
-  assert.is(r.$('option[selected]').getAttribute('value'), site.themeDefault);
+  assert.is(r.$('option[selected]').getAttribute('value'), siteTheme.default);
   assert.not.ok(r.$('.theme-icons').hasAttribute('data-choice'), 'the icon follows the head script\'s class until hydrated');
   assert.is(r.$('.theme-icons').getAttribute('aria-hidden'), 'true');
 });
 
 markup('each social link is described by its own tooltip, "Follow us on" its platform', () => {
-  const r = render(<SocialLinks items={site.socials} label={copy.ui.socialNav} hint={copy.ui.socialHint} />);
+  const r = render(<SocialLinks items={company.socials} label={copy.ui.socialNav} hint={copy.ui.socialHint} />);
   const links = r.$$('a');
-  assert.is(links.length, site.socials.length);
+  assert.is(links.length, company.socials.length);
   const ids = new Set<string>();
   for (const [index, link] of links.entries()) {
     const id = link.getAttribute('aria-describedby')!;
     ids.add(id);
-    assert.is(textOf(r.$(`#${CSS_escape(id)}`)), `Follow us on ${site.socials[index]!.label}`);
+    assert.is(textOf(r.$(`#${CSS_escape(id)}`)), `Follow us on ${company.socials[index]!.label}`);
   }
   assert.is(ids.size, links.length, 'one tooltip per link');
 });

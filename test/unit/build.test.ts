@@ -7,7 +7,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildSite, routeFile } from '../../src/build/build.ts';
 import { fontUrls, sha256 } from '../../src/build/document.ts';
-import { BrokenLinkError, BudgetExceededError, ContentError, IslandError } from '../../src/errors.ts';
+import { BrokenLinkError, BudgetExceededError, ContentError, IslandError, RenderError, RoutesError, TemplateError } from '../../src/errors.ts';
+import siteErrors from '../../content/errors.ts';
 import { copyFixture, tempOut } from '../helpers/fixture.ts';
 
 const config = 'test/fixtures/basic/site.config.ts';
@@ -79,10 +80,10 @@ output('the CSP hashes exactly the inline script and style, with no unsafe-inlin
     const inlineScripts = [...document.querySelectorAll('script:not([src]):not([type="application/ld+json"])')];
     const styles = [...document.querySelectorAll('style')];
     const hasIslands = document.querySelector('script[data-entry]') !== null;
-    assert.is(inlineScripts.length, hasIslands ? 2 : 1, 'the theme and stylesheet switch, and with islands the runtime\'s input capture');
-    if (hasIslands) assert.match(inlineScripts[1]!.textContent!, /siteGenCapture/, `${page}: the capture script is inlined`);
-    for (const el of inlineScripts) assert.ok(csp.includes(sha256(el.textContent!)), `${page}: script hash in script-src`);
-    assert.match(csp, /script-src 'self' 'sha256-/);
+    assert.is(inlineScripts.length, hasIslands ? 3 : 2, "the site head hook's script, site-gen's stylesheet switch, and with islands the runtime's input capture");
+    if (hasIslands) assert.match(inlineScripts[2]!.textContent!, /siteGenCapture/, `${page}: the capture script is inlined`);
+    const hashes = inlineScripts.map((el) => sha256(el.textContent!)).join(' ');
+    assert.ok(csp.includes(`script-src 'self' ${hashes};`), `${page}: exactly the inline scripts' hashes in script-src`);
     for (const el of styles) assert.ok(csp.includes(sha256(el.textContent!)), `${page}: style hash in style-src`);
     assert.is(document.querySelectorAll('[style]').length, 0, 'no style attributes');
   }
@@ -121,17 +122,23 @@ output('writes .br and .gz beside text files over 1 KB only', () => {
   assert.not.ok([...files.keys()].some((f) => /\.woff2\.(br|gz)$/.test(f)), 'fonts are not precompressed');
 });
 
-output('the head carries title, description, canonical, Open Graph, theme-color, favicon and JSON-LD', () => {
+output('the head carries title, description, canonical, Open Graph, favicon, and the site head hook\'s meta, script and JSON-LD', () => {
   const { document } = parseHTML(text(files, 'contact/index.html'));
   assert.is(document.title, 'Contact | Fixture Records');
   assert.is(document.querySelector('meta[name=description]')!.getAttribute('content'), 'Write to us.');
   assert.is(document.querySelector('link[rel=canonical]')!.getAttribute('href'), 'https://fixture.example/contact');
   assert.is(document.querySelector('meta[property="og:title"]')!.getAttribute('content'), 'Contact | Fixture Records');
-  assert.ok(document.querySelector('meta[name=theme-color]'));
   assert.is(document.querySelector('link[rel=icon]')!.getAttribute('href'), '/favicon.svg');
+  assert.is(document.querySelector('meta[name=theme-color]')!.getAttribute('content'), '#ffffff', 'the meta tag from src/site/head.ts');
   const ld = JSON.parse(document.querySelector('script[type="application/ld+json"]')!.textContent!);
-  assert.is(ld['@type'], 'Organization');
-  assert.is(ld.address.addressLocality, 'Orlando');
+  assert.equal(ld, { '@context': 'https://schema.org', '@type': 'WebPage', name: 'Contact', url: 'https://fixture.example/contact', note: '</script>' });
+  assert.not.match(text(files, 'contact/index.html'), '"</script>"', 'a "<" in the JSON-LD data cannot end the element');
+  const csp = document.querySelector('meta[http-equiv="Content-Security-Policy"]')!.getAttribute('content')!;
+  const inline = [...document.querySelectorAll('script:not([src]):not([type])')].map((s) => s.textContent!);
+  assert.is(inline[0], 'document.documentElement.dataset.js="on";', 'the site\'s script comes first');
+  const hasIslands = document.querySelector('script[data-entry]') !== null;
+  assert.is(inline.length, hasIslands ? 3 : 2, "the site's script, site-gen's stylesheet switch, and with islands the runtime's input capture");
+  for (const script of inline) assert.match(csp, sha256(script), 'each inline script is hashed into the CSP');
   const notFound = parseHTML(text(files, '404.html')).document;
   assert.ok(notFound.querySelector('meta[name=robots][content=noindex]'), 'the 404 page is noindex');
   assert.not.ok(notFound.querySelector('link[rel=canonical]'), 'and has no canonical URL');
@@ -149,6 +156,31 @@ output('--base prefixes asset and page URLs', async () => {
   assert.match(html, /data-entry="\/sub\/assets\/index-[A-Z0-9]{8}\.js"/);
   assert.match(html, /href="\/sub\/assets\/site-[0-9a-f]{8}\.css"/);
   assert.match(html, /data-base="\/sub\/"/);
+});
+
+output('the runtime of a site without an error screen carries no text of this repository\'s site', () => {
+  const siteTexts = Object.values(siteErrors);
+  const scripts = [...files].filter(([path]) => path.endsWith('.js'));
+  assert.ok(scripts.length > 0, 'the fixture has scripts');
+  for (const [path, data] of scripts) {
+    for (const text of siteTexts) assert.not.ok(Buffer.from(data as Uint8Array).toString('utf8').includes(text), `${path} does not contain "${text}"`);
+  }
+});
+
+output('a site\'s src/site/error.tsx is fetched only when an island fails: in a lazy chunk, never preloaded', async () => {
+  const copy = copyFixture();
+  try {
+    copy.write('src/site/error.tsx', "export default function Oops({ error }: { error: Error }) {\n  return <p role=\"alert\">Oops from the fixture: {error.message}</p>;\n}\n");
+    const built = (await buildSite({ config: copy.config, out: 'unused', write: false })).files;
+    const chunk = [...built].find(([path, data]) => path.endsWith('.js') && Buffer.from(data as Uint8Array).toString('utf8').includes('Oops from the fixture'));
+    assert.ok(chunk, 'the screen is in the browser bundle');
+    const html = text(built, 'contact/index.html');
+    assert.not.match(html, chunk![0], 'and not preloaded');
+    const entry = html.match(/data-entry="\/(assets\/[a-z0-9-]+-[A-Z0-9]+\.js)"/)![1]!;
+    assert.match(text(built, entry), `import("/${chunk![0]}")`, 'the page entry imports it on demand');
+  } finally {
+    copy.remove();
+  }
 });
 
 output.run();
@@ -213,13 +245,34 @@ failures('a page over its budget fails the build', async () => {
 failures('an island without a module in src/site/islands/ is an unknown island', async () => {
   const copy = copyFixture();
   try {
-    copy.write('src/site/ghost.tsx', "import { island } from '../../../../../src/island.tsx';\nexport default island('ghost', () => <p>boo</p>, { hydrate: 'load' });\n");
+    copy.write('src/site/ghost.tsx', "import { island } from 'site-gen';\nexport default island('ghost', () => <p>boo</p>, { hydrate: 'load' });\n");
     copy.edit('src/site/pages/static.tsx', (t) => `import Ghost from '../ghost.tsx';\n${t.replace('Home</a>', 'Home</a><Ghost />')}`);
     const error = await failure(() => buildSite({ config: copy.config, out: 'unused', write: false }));
     assert.instance(error, IslandError);
     assert.match(error.message, /Page \/static uses island "ghost", but src\/site\/islands\/ghost\.tsx does not exist/);
   } finally {
     copy.remove();
+  }
+});
+
+failures('an error names the thing that failed: the template, the routes, the head hook', async () => {
+  const cases: Array<{ change: (copy: ReturnType<typeof copyFixture>) => void; type: new (...args: never[]) => Error; message: RegExp }> = [
+    { change: (c) => rmSync(join(c.root, 'templates/document.html')), type: TemplateError, message: /^templates\/document\.html does not exist\. Create the document template/ },
+    { change: (c) => c.edit('templates/document.html', (t) => t.replace('<!--site-gen:body-->', '')), type: TemplateError, message: /^templates\/document\.html: the template has no <!--site-gen:body--> marker/ },
+    { change: (c) => rmSync(join(c.root, 'src/site/routes.tsx')), type: RoutesError, message: /^src\/site\/routes\.tsx does not exist\. Create it with the routes/ },
+    { change: (c) => c.edit('src/site/routes.tsx', (t) => t.replace("page: Static, head: () => ({ title: 'Static' })", "page: Static, head: 'Static'")), type: RoutesError, message: /^src\/site\/routes\.tsx: routes\[2\] \(\/static\) has no head\(\) function/ },
+    { change: (c) => c.edit('src/site/head.ts', (t) => t.replace("scripts: ['document.documentElement.dataset.js=\"on\";']", 'scripts: [42]')), type: RenderError, message: /^src\/site\/head\.ts: head\(\) for \/ returned a `scripts` that is not a list of strings/ },
+  ];
+  for (const { change, type, message } of cases) {
+    const copy = copyFixture();
+    try {
+      change(copy);
+      const error = await failure(() => buildSite({ config: copy.config, out: 'unused', write: false }));
+      assert.instance(error, type, `${error.name}: ${error.message}`);
+      assert.match(error.message, message);
+    } finally {
+      copy.remove();
+    }
   }
 });
 

@@ -8,8 +8,6 @@ const site = {
   name: 'Acme',
   url: 'https://acme.example',
   description: 'A site.',
-  email: 'info@acme.example',
-  address: { street: '1 Main St', city: 'Orlando', region: 'FL', postalCode: '32801', country: 'US' },
 };
 
 function messageOf(fn: () => unknown): string {
@@ -24,17 +22,23 @@ function messageOf(fn: () => unknown): string {
 
 const validate = suite('validateConfig');
 
-validate('applies the defaults: dark theme, vite-ui-theme key, 14 KB / 90 KB budgets', () => {
+validate('applies the defaults: English, /favicon.svg, 14 KB / 90 KB budgets', () => {
   const config = validateConfig({ site });
-  assert.is(config.site.themeDefault, 'dark');
-  assert.is(config.site.themeStorageKey, 'vite-ui-theme');
+  assert.is(config.site.lang, 'en');
+  assert.is(config.site.favicon, '/favicon.svg');
   assert.equal(config.build.budgets, { html: 14 * 1024, js: 90 * 1024 });
   assert.is(config.site.url, 'https://acme.example/', 'the site URL gets a trailing slash');
 });
 
 validate('names a missing field and says to add it', () => {
-  const { email: _email, ...rest } = site;
-  assert.match(messageOf(() => validateConfig({ site: rest })), /^site\.config\.ts: site\.email: is missing; add it/);
+  const { description: _description, ...rest } = site;
+  assert.match(messageOf(() => validateConfig({ site: rest })), /^site\.config\.ts: site\.description: is missing; add it/);
+});
+
+validate('holds only what the generator needs: a site\'s own facts (an address, a theme key) are unknown fields', () => {
+  const address = { street: '1 Main St', city: 'Orlando', region: 'FL', postalCode: '32801', country: 'US' };
+  assert.match(messageOf(() => validateConfig({ site: { ...site, address } })), /site: has unknown field "address"/);
+  assert.match(messageOf(() => validateConfig({ site: { ...site, themeStorageKey: 'k' } })), /site: has unknown field "themeStorageKey"/);
 });
 
 validate('names a bad URL and shows the expected form', () => {

@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { compileStylesheet } from '../../src/build/css.ts';
-import { CssError } from '../../src/errors.ts';
+import { ConfigError, CssError } from '../../src/errors.ts';
+import { resolveBrowsers } from '../../src/build/targets.ts';
 
 const fixtures = fileURLToPath(new URL('../fixtures/css/', import.meta.url));
 const entry = `${fixtures}site/main.css`;
@@ -139,9 +140,14 @@ compile('a missing entry stylesheet fails with a CssError', async () => {
   assert.match(error.message, /nowhere\.css does not exist/);
 });
 
-compile('an invalid browserslist query fails naming build.browserslist', async () => {
-  const error = await failure({ entry, browserslist: ['defaultz'] });
-  assert.match(error.message, /build\.browserslist in site\.config\.ts \(\["defaultz"\]\) is not a valid browserslist query/);
+compile('an invalid browserslist query fails with the ConfigError the JavaScript targets give, naming build.browserslist', async () => {
+  const error = await compileStylesheet({ entry, browserslist: ['defaultz'] }).then(
+    () => assert.unreachable('an unknown query must fail'),
+    (e: unknown) => e,
+  );
+  assert.instance(error, ConfigError, `expected a ConfigError, got ${String(error)}`);
+  assert.match((error as Error).message, /site\.config\.ts: build\.browserslist \(\["defaultz"\]\) is not a valid browserslist query/);
+  assert.is((error as Error).message, (() => { try { resolveBrowsers(['defaultz']); } catch (e) { return (e as Error).message; } return ''; })(), 'one wording for CSS and JS');
 });
 
 compile('is deterministic: two compiles give identical CSS and assets', async () => {

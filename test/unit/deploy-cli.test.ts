@@ -49,8 +49,6 @@ const SITE = `
     name: 'Deploy Test',
     url: 'https://deploy.example',
     description: 'A site for deploy tests.',
-    email: 'hello@deploy.example',
-    address: { street: '1 Test St', city: 'Orlando', region: 'FL', postalCode: '32801', country: 'US' },
   },`;
 
 const state = {} as { server: S3rverHandle; project: string };

@@ -7,7 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildSite } from '../../src/build/build.ts';
 import { validateConfig } from '../../src/build/config.ts';
-import { headersSchema } from '../../src/config.ts';
+import { headersSchema } from '../../src/build/config-schema.ts';
 import { scanOutput } from '../../src/deploy/local.ts';
 import { createStaticServer } from '../../src/dev/server.ts';
 import { ConfigError, SiteGenError } from '../../src/errors.ts';
@@ -19,8 +19,6 @@ const SITE = {
   name: 'Headers Test',
   url: 'https://headers.example',
   description: 'A site for header tests.',
-  email: 'hello@headers.example',
-  address: { street: '1 Test St', city: 'Orlando', region: 'FL', postalCode: '32801', country: 'US' },
 };
 
 const directives = (csp: string) => csp.split(';').map((part) => part.trim()).filter(Boolean);

@@ -53,6 +53,8 @@ valid('the build accepts the content as it is', () => {
   const paths = { root: '/site', contentSchema: '/site/content/schema.ts', routes: '/site/src/site/routes.tsx' } as ProjectPaths;
   const modules = { ...contentModules, ...Object.fromEntries(Object.entries(files).map(([f, d]) => [f, { default: d }])) };
   modules['errors.ts'] = { default: realData.errors };
+  modules['company.ts'] = { default: realData.company };
+  modules['theme.ts'] = { default: realData.theme };
   const content = validateContent(paths, { collections, contentModules: modules, routes: routes as never });
   assert.equal(Object.keys(content).sort(), Object.keys(collections).sort());
 });

@@ -259,7 +259,8 @@ const footer = suite('Footer');
 function renderFooter(buildYear = 2031) {
   return render(
     <Footer
-      site={site}
+      name={site.name}
+      company={content.company}
       copy={copy.footer}
       quickLinks={navigation.quickLinks}
       legal={navigation.legal}
@@ -275,8 +276,8 @@ footer('shows the company name, the tagline and four named social links', () => 
   assert.is(r.text('.footer-tagline'), 'Guiding your music through smart business');
   const socials = r.$$('.socials a');
   assert.is(socials.length, 4);
-  assert.equal(socials.map((a) => a.getAttribute('aria-label')), site.socials.map((s) => s.label));
-  assert.equal(socials.map((a) => a.getAttribute('href')), site.socials.map((s) => s.href));
+  assert.equal(socials.map((a) => a.getAttribute('aria-label')), content.company.socials.map((s) => s.label));
+  assert.equal(socials.map((a) => a.getAttribute('href')), content.company.socials.map((s) => s.href));
 });
 
 footer('Quick Links go to Home, About Us, Services and FAQ of the home page', () => {
@@ -294,7 +295,7 @@ footer('the Contact column is #contact, with the e-mail and the Orlando address'
   const r = renderFooter();
   const contact = r.$('#contact');
   assert.ok(textOf(contact).startsWith('Contact'));
-  assert.equal(linksOf(contact), [[site.email, `mailto:${site.email}`]]);
+  assert.equal(linksOf(contact), [[content.company.email, `mailto:${content.company.email}`]]);
   assert.match(textOf(contact.querySelector('address')), /Orlando, FL/);
 });
 

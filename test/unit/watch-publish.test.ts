@@ -18,7 +18,8 @@ function fakeBuilder() {
   };
   const builder = {
     paths: { root: '/project', cache: '/tool/node_modules/.cache/site-gen' },
-    config: { site: { themeDefault: 'light', lang: 'en' } },
+    config: { site: { lang: 'en' } },
+    errorParts: { template: '<!doctype html>\n<html lang="{{lang}}" class="light">\n<head>\n<!--site-gen:head-->\n</head>\n<body>\n<!--site-gen:body-->\n</body>\n</html>\n' },
     get output() {
       return state.output;
     },
@@ -103,7 +104,7 @@ publish('a failure serves the error page styled by the last stylesheet, reloads 
   publisher.publish(failed('content/copy.ts: hero.badge is missing.'), 'content/copy.ts');
   assert.match(publisher.served.errorPage!, 'content/copy.ts: hero.badge is missing.');
   assert.match(publisher.served.errorPage!, 'href="/assets/site-3.css"');
-  assert.match(publisher.served.errorPage!, 'class="light"', "the site's default theme");
+  assert.match(publisher.served.errorPage!, 'class="light"', "in the site's own template");
   assert.is(publisher.served.files.get('index.html'), 'good', 'the last good files stay');
   assert.is(publisher.served.files.get('assets/site-3.css'), 'body{}', 'with the stylesheet the error page links');
   assert.equal(events[1], { type: 'reload', build: publisher.served.build });

@@ -10,7 +10,8 @@ import { resolveOutputPath } from '../../src/http/paths.ts';
 import { CACHE_REVALIDATE } from '../../src/http/policy.ts';
 import { createReloadHub, formatEvent } from '../../src/dev/reload.ts';
 import { createStaticServer, type StaticServer } from '../../src/dev/server.ts';
-import { BundleError, ContentError, RenderError } from '../../src/errors.ts';
+import { BundleError, ContentError, describeError, RenderError } from '../../src/errors.ts';
+import { ErrorScreen } from '../../src/site/components/ErrorScreen.tsx';
 
 const HOME = '<!doctype html><html><head><title>Home</title></head><body><h1>Home</h1></body></html>';
 const files = new Map<string, string | Uint8Array>([
@@ -231,15 +232,19 @@ failure('an exception thrown by the site shows its stack in project paths, witho
 
 failure('a cause the message does not quote is listed after it', () => {
   const shown = describeFailure(new RenderError('The site could not be loaded.', { cause: new TypeError('x is not a function') }), context);
-  assert.is(shown.message, 'The site could not be loaded.\ncaused by: TypeError: x is not a function');
+  assert.is(shown.message, 'The site could not be loaded.\n  caused by: TypeError: x is not a function');
+  assert.is(shown.message, describeError(new RenderError('The site could not be loaded.', { cause: new TypeError('x is not a function') })), 'printed as the CLI prints it');
 });
 
-failure('the error page is the site error screen under a strict CSP, styled, with the reload client', () => {
+const template = '<!doctype html>\n<html lang="{{lang}}" class="dark" data-base="{{base}}">\n<head>\n<meta charset="utf-8">\n<!--site-gen:head-->\n</head>\n<body>\n<!--site-gen:body-->\n</body>\n</html>\n';
+
+failure('the error page is the site error screen in the site template under a strict CSP, styled, with the reload client', () => {
   const html = errorPage({ message: 'content/copy.ts: hero.badge is missing.', stack: 'Error: boom\n    at Hero (src/Hero.tsx:1:1)' }, {
     stylesheet: '/assets/site-1a2b3c4d.css',
     scripts: ['/__site-gen/reload.js'],
-    theme: 'dark',
     lang: 'en',
+    template,
+    errorScreen: ErrorScreen,
   });
   const { document } = parseHTML(html);
   assert.is(document.querySelector('h1')?.textContent, 'Unexpected Application Error!');
@@ -255,9 +260,22 @@ failure('the error page is the site error screen under a strict CSP, styled, wit
 });
 
 failure('without a stack the error page has no stack section', () => {
-  const { document } = parseHTML(errorPage({ message: 'broken' }, { scripts: [], theme: 'light', lang: 'en' }));
+  const { document } = parseHTML(errorPage({ message: 'broken' }, { scripts: [], lang: 'en', errorScreen: ErrorScreen }));
   assert.is(document.querySelector('.error-stack'), null);
   assert.is(document.querySelector('link[rel="stylesheet"]'), null, 'no stylesheet when the CSS never compiled');
+});
+
+failure('a site without an error screen (or whose screen throws) gets site-gen\'s neutral one, with none of this site\'s text', () => {
+  const Throws = () => {
+    throw new Error('the screen itself is broken');
+  };
+  for (const errorScreen of [undefined, Throws]) {
+    const { document } = parseHTML(errorPage({ message: 'content/copy.ts: hero.badge is missing.' }, { scripts: [], lang: 'en', errorScreen }));
+    assert.is(document.querySelector('h1')?.textContent, 'Error');
+    assert.match(document.querySelector('main code')!.textContent!, 'hero.badge is missing');
+    assert.not.match(document.documentElement.outerHTML, 'Unexpected Application Error!');
+    assert.is(document.documentElement.getAttribute('lang'), 'en');
+  }
 });
 
 failure.run();

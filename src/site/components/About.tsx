@@ -1,10 +1,11 @@
 // Who we are (#about): what the company does for artists, its four pillars, and two ways on.
 import type { Copy } from '../../../content/schema.ts';
-import { withBase } from '../../base.ts';
+import { useWithBase } from 'site-gen';
 import { ButtonLink } from './ButtonLink.tsx';
 import { SectionHeader } from './SectionHeader.tsx';
 
 export function About({ copy }: { copy: Copy['about'] }) {
+  const withBase = useWithBase();
   return (
     <section id="about" className="section about" aria-labelledby="about-title">
       <div className="container about-grid">

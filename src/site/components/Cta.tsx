@@ -1,7 +1,7 @@
 // The call-to-action block (#cta). Compact mode keeps the badge, headline and 'Book Appointment' only.
 import { ArrowRight } from 'lucide-react';
 import type { Copy } from '../../../content/schema.ts';
-import { withBase } from '../../base.ts';
+import { useWithBase } from 'site-gen';
 import { cx } from '../lib/cx.ts';
 import { ButtonLink } from './ButtonLink.tsx';
 import { SectionHeader } from './SectionHeader.tsx';
@@ -13,6 +13,7 @@ export interface CtaProps {
 }
 
 export function Cta({ copy, compact = false }: CtaProps) {
+  const withBase = useWithBase();
   return (
     <section id="cta" className={cx('section cta', compact && 'is-compact')} aria-labelledby="cta-title">
       <div className="container">

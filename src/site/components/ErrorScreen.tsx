@@ -1,16 +1,12 @@
 // The fallback screen for an uncaught rendering error: heading, the error's message and its stack.
 import { TriangleAlert } from 'lucide-react';
+import type { ErrorScreenProps } from 'site-gen';
 import errors from '../../../content/errors.ts';
 import { cx } from '../lib/cx.ts';
 
-export interface ErrorScreenProps {
-  error: Error;
-  /** Shown in place of one island (h2, no full-screen frame) rather than as the whole page (h1). */
-  inline?: boolean;
-}
 
-// Its texts come straight from content/errors.ts, not props: src/island.tsx renders it with the error alone,
-// in the browser, where the validated content is not at hand. That file holds plain strings only.
+// Its texts come straight from content/errors.ts, not props: site-gen renders it (through src/site/error.tsx) with the
+// error alone, in the browser, where the validated content is not at hand. That file holds plain strings only.
 export function ErrorScreen({ error, inline = false }: ErrorScreenProps) {
   const Heading = inline ? 'h2' : 'h1';
   const Root = inline ? 'div' : 'main';

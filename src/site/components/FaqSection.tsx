@@ -1,12 +1,13 @@
 // Frequently Asked Questions (#faq): heading and intro beside the accordion.
 import type { Copy, FaqEntry } from '../../../content/schema.ts';
-import { withBase } from '../../base.ts';
+import { useWithBase } from 'site-gen';
 import { FAQ_INTRO_DELAY_MS } from '../constants.ts';
 import FaqAccordion from '../islands/faq.tsx';
 import { ButtonLink } from './ButtonLink.tsx';
 import { SectionHeader } from './SectionHeader.tsx';
 
 export function FaqSection({ items, copy }: { items: FaqEntry[]; copy: Copy['faq'] }) {
+  const withBase = useWithBase();
   return (
     <section id="faq" className="section faq" aria-labelledby="faq-title">
       <div className="container faq-grid">

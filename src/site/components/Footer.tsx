@@ -1,16 +1,17 @@
 // The site footer: brand and socials, Quick Links (from 640 px), the Contact column (#contact), newsletter, copyright and legal links.
 import { Mail, MapPin } from 'lucide-react';
 import type { ReactNode } from 'react';
-import type { Copy, Navigation } from '../../../content/schema.ts';
-import type { SiteInfo } from '../../config.ts';
-import { withBase } from '../../base.ts';
+import { useWithBase } from 'site-gen';
+import type { Company, Copy, Navigation } from '../../../content/schema.ts';
 import CopyrightYear from '../islands/copyright-year.tsx';
 import Newsletter from '../islands/newsletter.tsx';
 import { Logo } from './Logo.tsx';
 import { SocialLinks } from './SocialLinks.tsx';
 
 export interface FooterProps {
-  site: SiteInfo;
+  /** The company's name (site.config.ts site.name). */
+  name: string;
+  company: Company;
   copy: Copy['footer'];
   quickLinks: Navigation['quickLinks'];
   legal: Navigation['legal'];
@@ -21,15 +22,16 @@ export interface FooterProps {
   children?: ReactNode;
 }
 
-export function Footer({ site, copy, quickLinks, legal, labels, buildYear, children }: FooterProps) {
-  const { address } = site;
+export function Footer({ name, company, copy, quickLinks, legal, labels, buildYear, children }: FooterProps) {
+  const withBase = useWithBase();
+  const { address } = company;
   return (
     <footer className="site-footer">
       <div className="container footer-grid">
         <div className="footer-brand">
-          <Logo name={site.name} href={withBase('/')} label={labels.home} />
+          <Logo name={name} href={withBase('/')} label={labels.home} />
           <p className="footer-tagline">{copy.tagline}</p>
-          <SocialLinks items={site.socials} label={labels.socialNav} hint={labels.socialHint} />
+          <SocialLinks items={company.socials} label={labels.socialNav} hint={labels.socialHint} />
         </div>
         <nav className="footer-links" aria-labelledby="footer-links-title">
           <h2 className="footer-title" id="footer-links-title">
@@ -49,7 +51,7 @@ export function Footer({ site, copy, quickLinks, legal, labels, buildYear, child
             <li className="contact-line">
               <Mail size={18} />
               <span className="sr-only">{copy.emailLabel}</span>
-              <a href={`mailto:${site.email}`}>{site.email}</a>
+              <a href={`mailto:${company.email}`}>{company.email}</a>
             </li>
             <li className="contact-line">
               <MapPin size={18} />
@@ -71,7 +73,7 @@ export function Footer({ site, copy, quickLinks, legal, labels, buildYear, child
         </div>
       </div>
       <div className="container footer-bottom">
-        <CopyrightYear template={copy.copyright} company={site.name} buildYear={buildYear} />
+        <CopyrightYear template={copy.copyright} company={name} buildYear={buildYear} />
         <nav aria-label={labels.legalNav}>
           <ul className="legal-links">
             {legal.map((link) => (

@@ -1,6 +1,6 @@
 // The sticky site header: logo, theme switch and menu; smaller and bordered once the page is scrolled past 10 px.
 import type { NavLink } from '../../../content/schema.ts';
-import { withBase } from '../../base.ts';
+import { useWithBase } from 'site-gen';
 import HeaderControls from '../islands/header-controls.tsx';
 import { Logo } from './Logo.tsx';
 import { MenuPanel } from './MenuPanel.tsx';
@@ -19,6 +19,7 @@ export interface HeaderProps {
 
 /** Server markup around one island (the controls), so the logo and the no-JS menu panel are not shipped as JavaScript. */
 export function Header({ company, homeLabel, items, cta, path, menuLabels, theme }: HeaderProps) {
+  const withBase = useWithBase();
   return (
     <header className="site-header" data-scrolled="false">
       <div className="container header-inner">

@@ -1,12 +1,13 @@
 // The first screen of the home page (#home): tagline, introduction and the two calls to action.
 import { ArrowRight } from 'lucide-react';
 import type { Copy } from '../../../content/schema.ts';
-import { withBase } from '../../base.ts';
+import { useWithBase } from 'site-gen';
 import { Badge } from './Badge.tsx';
 import { ButtonLink } from './ButtonLink.tsx';
 import { DisplayTitle } from './DisplayTitle.tsx';
 
 export function Hero({ copy }: { copy: Copy['hero'] }) {
+  const withBase = useWithBase();
   return (
     <section id="home" className="hero" aria-labelledby="home-title">
       <div className="container hero-inner">

@@ -1,7 +1,7 @@
 // The frame of every page: skip link, header, <main>, footer and (unless compact) the scroll-to-top button.
 import type { ReactNode } from 'react';
+import type { SiteInfo } from 'site-gen';
 import type { Content } from '../../../content/schema.ts';
-import type { SiteInfo } from '../../config.ts';
 import Toasts from '../islands/toasts.tsx';
 import { fill } from '../lib/text.ts';
 import Enhance from '../islands/enhance.tsx';
@@ -13,7 +13,7 @@ import { SkipLink } from './SkipLink.tsx';
 
 export interface LayoutProps {
   site: SiteInfo;
-  content: Pick<Content, 'navigation' | 'copy'>;
+  content: Pick<Content, 'navigation' | 'copy' | 'company' | 'theme'>;
   /** The route path, e.g. "/contact". */
   path: string;
   /** A short page: no scroll-to-top button. */
@@ -22,7 +22,7 @@ export interface LayoutProps {
 }
 
 export function Layout({ site, content, path, compact = false, children }: LayoutProps) {
-  const { navigation, copy } = content;
+  const { navigation, copy, company, theme } = content;
   const homeLabel = fill(copy.ui.homeLink, { company: site.name });
   return (
     <>
@@ -34,13 +34,14 @@ export function Layout({ site, content, path, compact = false, children }: Layou
         cta={navigation.menuCta}
         path={path}
         menuLabels={{ open: copy.ui.menuOpen, close: copy.ui.menuClose, nav: copy.ui.mainNav }}
-        theme={{ storageKey: site.themeStorageKey, fallback: site.themeDefault, colors: site.themeColor, labels: copy.ui.theme }}
+        theme={{ storageKey: theme.storageKey, fallback: theme.default, colors: theme.colors, labels: copy.ui.theme }}
       />
       <main id="main" tabIndex={-1}>
         {children}
       </main>
       <Footer
-        site={site}
+        name={site.name}
+        company={company}
         copy={copy.footer}
         quickLinks={navigation.quickLinks}
         legal={navigation.legal}

@@ -1,11 +1,12 @@
 // One service: icon, title (a shorter one under 768 px when given), five bullets and a link on.
 import { ArrowRight } from 'lucide-react';
 import type { ButtonCopy, Service } from '../../../content/schema.ts';
-import { withBase } from '../../base.ts';
+import { useWithBase } from 'site-gen';
 import { cx } from '../lib/cx.ts';
 import { ServiceIcon } from './ServiceIcon.tsx';
 
 export function ServiceCard({ service, link }: { service: Service; link: ButtonCopy }) {
+  const withBase = useWithBase();
   const titleId = `${service.id}-title`;
   // data-glow: lib/glow.ts moves the red glow (styles/services.css) with the pointer.
   return (

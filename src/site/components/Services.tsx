@@ -1,6 +1,6 @@
 // What we do (#services): the six service cards, 1 / 2 / 3 columns, and a call to action below.
 import type { Copy, Service } from '../../../content/schema.ts';
-import { withBase } from '../../base.ts';
+import { useWithBase } from 'site-gen';
 import { SERVICE_CARD_DELAY_BASE_MS, SERVICE_CARD_DELAY_STEP_MS } from '../constants.ts';
 import { revealProps } from '../lib/reveal.ts';
 import { ButtonLink } from './ButtonLink.tsx';
@@ -8,6 +8,7 @@ import { SectionHeader } from './SectionHeader.tsx';
 import { ServiceCard } from './ServiceCard.tsx';
 
 export function Services({ items, copy }: { items: Service[]; copy: Copy['services'] }) {
+  const withBase = useWithBase();
   return (
     <section id="services" className="section services" aria-labelledby="services-title">
       <div className="container">

@@ -1,7 +1,5 @@
 // Simple line drawings of the social platforms (lucide-react 1.x ships no brand icons), in lucide's 24 px style.
-import type { SiteInfo } from '../../config.ts';
-
-export type SocialIconName = SiteInfo['socials'][number]['icon'];
+import type { SocialIconName } from '../../../content/schema.ts';
 
 const drawings: Record<SocialIconName, string[]> = {
   instagram: ['M7 2h10a5 5 0 0 1 5 5v10a5 5 0 0 1-5 5H7a5 5 0 0 1-5-5V7a5 5 0 0 1 5-5z', 'M16 12a4 4 0 1 1-8 0 4 4 0 0 1 8 0z', 'M17.5 6.5h.01'],

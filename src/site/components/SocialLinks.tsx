@@ -1,11 +1,11 @@
 // The company's social profiles as icon links, each named by its platform, with a tooltip.
-import type { SiteInfo } from '../../config.ts';
+import type { Company } from '../../../content/schema.ts';
 import { fill } from '../lib/text.ts';
 import { SocialIcon } from './SocialIcon.tsx';
 import { Tooltip } from './Tooltip.tsx';
 
 export interface SocialLinksProps {
-  items: SiteInfo['socials'];
+  items: Company['socials'];
   /** Accessible name of the list. */
   label: string;
   /** Tooltip and description of each link; "{platform}" is its label, e.g. "Follow us on {platform}". */

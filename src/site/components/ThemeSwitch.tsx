@@ -5,9 +5,9 @@ import { THEME_CHOICES, applyTheme, parseChoice, readChoice, storeChoice, watchS
 import { Tooltip } from './Tooltip.tsx';
 
 export interface ThemeSwitchProps {
-  /** localStorage key (site.config.ts themeStorageKey; the head script reads the same). */
+  /** localStorage key (content/theme.ts storageKey; the head script reads the same). */
   storageKey: string;
-  /** The theme when none is stored (site.config.ts themeDefault). */
+  /** The theme when none is stored (content/theme.ts default). */
   fallback: ThemeChoice;
   colors: ThemeColors;
   labels: { label: string; hint: string } & Record<ThemeChoice, string>;

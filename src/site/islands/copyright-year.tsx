@@ -1,6 +1,6 @@
 // The footer's copyright line: the build year in the HTML, the visitor's current year once hydrated.
 import { useEffect, useState } from 'react';
-import { island } from '../../island.tsx';
+import { island } from 'site-gen';
 import { fill } from '../lib/text.ts';
 
 export interface CopyrightYearProps {

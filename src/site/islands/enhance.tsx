@@ -2,7 +2,7 @@
 // glow (data-glow), the scroll-to-top link (a.to-top) and the header's scrolled state. Each lives in its own module
 // under lib/; they share one island because they share one hydration need, and so one small chunk.
 import { useEffect } from 'react';
-import { island } from '../../island.tsx';
+import { island } from 'site-gen';
 import { followPointerGlow } from '../lib/glow.ts';
 import { revealOnScroll } from '../lib/reveal.ts';
 import { followHeaderScroll } from '../lib/header-scroll.ts';

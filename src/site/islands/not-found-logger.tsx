@@ -1,6 +1,6 @@
 // Logs the path a visitor asked for when the not-found page is shown, for whoever reads the browser console.
 import { useEffect } from 'react';
-import { island } from '../../island.tsx';
+import { island } from 'site-gen';
 
 export interface NotFoundLoggerProps {
   /** e.g. "404 Error: User attempted to access non-existent route:" */

@@ -1,7 +1,7 @@
 // Opens the page's tooltips (components/Tooltip.tsx, .tooltip-anchor): server markup anywhere on the page, given
 // behaviour by one set of listeners (lib/tooltips.ts) rather than by hydrating each control.
 import { useEffect } from 'react';
-import { island } from '../../island.tsx';
+import { island } from 'site-gen';
 import { enhanceTooltips } from '../lib/tooltips.ts';
 
 function Tooltips() {

@@ -1,10 +1,10 @@
 // The visitor's colour theme: the stored choice, what it resolves to, and putting it on <html>, exactly as the
-// inline head script (src/build/document.ts headScript) does before first paint.
+// inline head script (src/site/head.ts themeScript) does before first paint.
 
 export const THEME_CHOICES = ['light', 'dark', 'system'] as const;
 export type ThemeChoice = (typeof THEME_CHOICES)[number];
 export type ResolvedTheme = 'light' | 'dark';
-/** <meta name="theme-color"> for each resolved theme (site.config.ts themeColor). */
+/** <meta name="theme-color"> for each resolved theme (content/theme.ts colors). */
 export type ThemeColors = Record<ResolvedTheme, string>;
 
 const SYSTEM_DARK = '(prefers-color-scheme: dark)';

@@ -1,6 +1,6 @@
 // The Contact Us page: heading, introduction and the contact form.
 import type { Content } from '../../../content/schema.ts';
-import type { PageProps } from '../../routes.ts';
+import type { PageProps } from 'site-gen';
 import { DisplayTitle } from '../components/DisplayTitle.tsx';
 import { Layout } from '../components/Layout.tsx';
 import ContactFormIsland from '../islands/contact-form.tsx';
@@ -21,7 +21,7 @@ export function ContactPage({ site, content, path }: PageProps<Content>) {
           <div className="form-card">
             <ContactFormIsland copy={contact} />
           </div>
-          <p className="form-alternative">{fillNodes(contact.alternative, { email: <a href={`mailto:${site.email}`}>{site.email}</a> })}</p>
+          <p className="form-alternative">{fillNodes(contact.alternative, { email: <a href={`mailto:${content.company.email}`}>{content.company.email}</a> })}</p>
         </div>
       </section>
     </Layout>

@@ -1,7 +1,7 @@
 // The not-found page (404.html): what happened, the way home, and a compact call to action.
 import type { Content } from '../../../content/schema.ts';
-import type { PageProps } from '../../routes.ts';
-import { withBase } from '../../base.ts';
+import type { PageProps } from 'site-gen';
+import { useWithBase } from 'site-gen';
 import { ButtonLink } from '../components/ButtonLink.tsx';
 import { Cta } from '../components/Cta.tsx';
 import { Layout } from '../components/Layout.tsx';
@@ -9,6 +9,7 @@ import NotFoundLogger from '../islands/not-found-logger.tsx';
 
 /** Compact: a short page needs no scroll-to-top button, and the call to action keeps only its headline and booking button. */
 export function NotFoundPage({ site, content, path }: PageProps<Content>) {
+  const withBase = useWithBase();
   const { notFound, cta } = content.copy;
   return (
     <Layout site={site} content={content} path={path} compact>

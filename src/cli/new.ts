@@ -1,0 +1,73 @@
+// `site-gen new <dir>`: writes a minimal working site (config, content, one page, one island, a stylesheet, a template, a smoke test) from src/cli/scaffold/.
+import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { toolRoot } from '../build/paths.ts';
+import { UsageError } from '../errors.ts';
+
+const scaffold = path.join(toolRoot, 'src/cli/scaffold');
+
+/** The new site's package.json: site-gen as a dependency by a file: path, and scripts for each command. */
+export function sitePackage(dir: string): string {
+  const name = path.basename(path.resolve(dir)).toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[._-]+/, '') || 'my-site';
+  const tool = path.relative(path.resolve(dir), toolRoot).split(path.sep).join('/') || '.';
+  const pkg = {
+    name,
+    private: true,
+    type: 'module',
+    scripts: {
+      build: 'site-gen build',
+      serve: 'site-gen serve',
+      watch: 'site-gen watch',
+      deploy: 'site-gen deploy',
+      test: 'node --test test/',
+    },
+    dependencies: { 'site-gen': `file:${tool}` },
+  };
+  return `${JSON.stringify(pkg, null, 2)}\n`;
+}
+
+/** Writes the site into `dir`, which must not exist or be empty; returns the files written, relative to it. */
+export function createSite(dir: string): string[] {
+  const target = path.resolve(dir);
+  if (existsSync(target) && readdirSync(target).length > 0) {
+    throw new UsageError(`${dir} already exists and is not empty. Choose a new folder, e.g. \`site-gen new my-site\`, or empty it first.`);
+  }
+  mkdirSync(target, { recursive: true });
+  cpSync(scaffold, target, { recursive: true });
+  // Stored without its dot, so that nothing treats the scaffold itself as ignoring files.
+  renameSync(path.join(target, 'gitignore'), path.join(target, '.gitignore'));
+  writeFileSync(path.join(target, 'package.json'), sitePackage(dir));
+  return listFiles(target).map((file) => path.relative(target, file).split(path.sep).join('/')).sort();
+}
+
+function listFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const file = path.join(dir, entry.name);
+    return entry.isDirectory() ? listFiles(file) : [file];
+  });
+}
+
+export function addNewCommand(program: Command): void {
+  program
+    .command('new')
+    .description('write a minimal working site into a new folder: config, content, one page, one island, a stylesheet, a template and a smoke test')
+    .argument('<dir>', 'folder to create (must not exist, or be empty)')
+    .action((dir: string) => {
+      const files = createSite(dir);
+      const shown = path.relative(process.cwd(), path.resolve(dir)) || '.';
+      process.stdout.write(
+        [
+          `Created ${shown}/ with ${files.length} files.`,
+          '',
+          'Next:',
+          `  cd ${shown}`,
+          '  npm install      links site-gen (a file: dependency on this copy of the tool)',
+          '  npm run build    builds the site into dist/',
+          '  npm run serve    serves dist/ at http://127.0.0.1:4321',
+          '  npm test         builds, serves and checks the home page',
+          '',
+        ].join('\n'),
+      );
+    });
+}

@@ -1,0 +1,186 @@
+// The one boundary between site-gen and the sites it builds: the generator never imports a site, and a site imports
+// the generator only as `site-gen`, and only what src/index.ts exports. Checked on every file of the repository.
+import { build } from 'esbuild';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, normalize, relative, resolve } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import * as publicEntry from '../../src/index.ts';
+
+const repo = resolve('.');
+
+interface Source {
+  /** Path relative to the repository, with "/". */
+  file: string;
+  source: string;
+}
+
+interface ImportUse {
+  specifier: string;
+  /** Names imported from it ("island"), for `import { … }` and `export { … } from`; "default" for a default import. */
+  names: string[];
+}
+
+/** Where a site lives and what belongs to it; the generator is every other file under bin/ and src/. */
+const SITES = [
+  { root: '', parts: ['src/site/', 'content/', 'templates/', 'public/', 'site.config.ts'] },
+  { root: 'test/fixtures/basic/', parts: ['test/fixtures/basic/'] },
+  { root: 'src/cli/scaffold/', parts: ['src/cli/scaffold/'] },
+];
+const siteOf = (file: string) => SITES.find((site) => site.parts.some((part) => file.startsWith(part)));
+const isGenerator = (file: string) => (file.startsWith('bin/') || file.startsWith('src/')) && !siteOf(file);
+/** Every part of every site: what no generator module may reach. */
+const SITE_PARTS = SITES.flatMap((site) => site.parts);
+
+/** The imports of a module: static, type-only, re-exports, side-effect and literal dynamic imports. Comments are ignored. */
+export function importsOf(source: string): ImportUse[] {
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|\s)\/\/.*$/gm, '$1');
+  const uses: ImportUse[] = [];
+  for (const m of code.matchAll(/(?:^|[;\s])(?:import|export)\s+(?:type\s+)?([\w*\s{},$]*?)\s*from\s*['"]([^'"]+)['"]/g)) {
+    uses.push({ specifier: m[2]!, names: namesOf(m[1]!) });
+  }
+  for (const m of code.matchAll(/(?:^|[;\s])import\s*['"]([^'"]+)['"]/g)) uses.push({ specifier: m[1]!, names: [] });
+  for (const m of code.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) uses.push({ specifier: m[1]!, names: [] });
+  return uses;
+}
+
+function namesOf(clause: string): string[] {
+  const names: string[] = [];
+  const braces = clause.match(/\{([^}]*)\}/);
+  const outside = clause.replace(/\{[^}]*\}/, '').replace(/,/g, ' ').trim();
+  if (outside && !outside.startsWith('*')) names.push('default');
+  for (const part of braces?.[1]?.split(',') ?? []) {
+    const name = part.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]!.trim();
+    if (name) names.push(name);
+  }
+  return names;
+}
+
+/** Every rule the import graph breaks, one line each naming the file, the import and the rule. */
+export function boundaryViolations(sources: Source[], exported: ReadonlySet<string>): string[] {
+  const problems: string[] = [];
+  for (const { file, source } of sources) {
+    const site = siteOf(file);
+    for (const use of importsOf(source)) {
+      const relativeImport = use.specifier.startsWith('.');
+      const target = relativeImport ? relative(repo, resolve(repo, dirname(file), use.specifier)).split('\\').join('/') : undefined;
+      if (isGenerator(file)) {
+        if (target && SITE_PARTS.some((part) => target.startsWith(part))) problems.push(`${file}: imports "${use.specifier}", a file of a site; the generator never imports a site.`);
+        continue;
+      }
+      if (!site) continue;
+      if (target !== undefined) {
+        const inside = site.root === '' ? site.parts.some((part) => target.startsWith(part)) : target.startsWith(site.root);
+        if (!inside) problems.push(`${file}: imports "${use.specifier}", outside its site; import site-gen as 'site-gen'.`);
+      } else if (use.specifier.startsWith('site-gen/')) {
+        problems.push(`${file}: imports "${use.specifier}"; a site imports site-gen only as 'site-gen'.`);
+      } else if (use.specifier === 'site-gen') {
+        for (const name of use.names.filter((n) => !exported.has(n))) problems.push(`${file}: imports "${name}" from 'site-gen', which src/index.ts does not export.`);
+      }
+    }
+  }
+  return problems;
+}
+
+/** The names src/index.ts exports, types included (they vanish at run time, so they are read from its source). */
+function exportedNames(): Set<string> {
+  const source = readFileSync(join(repo, 'src/index.ts'), 'utf8');
+  const names = new Set(Object.keys(publicEntry));
+  for (const m of source.matchAll(/export\s+(?:type\s+)?\{([^}]*)\}/g)) {
+    for (const part of m[1]!.split(',')) {
+      const name = part.trim().replace(/^type\s+/, '').split(/\s+as\s+/).at(-1)!.trim();
+      if (name) names.add(name);
+    }
+  }
+  return names;
+}
+
+function walk(dir: string): string[] {
+  return readdirSync(join(repo, dir)).flatMap((name) => {
+    const path = `${dir}/${name}`;
+    if (name === 'node_modules' || name.startsWith('.')) return [];
+    return statSync(join(repo, path)).isDirectory() ? walk(path) : /\.(tsx?|jsx?|mjs)$/.test(name) ? [path] : [];
+  });
+}
+
+function repositorySources(): Source[] {
+  const files = [...walk('bin'), ...walk('src'), ...walk('content'), ...walk('test/fixtures/basic'), 'site.config.ts'];
+  return files.map((file) => ({ file, source: readFileSync(join(repo, file), 'utf8') }));
+}
+
+const exported = exportedNames();
+const boundary = suite('the boundary between site-gen and its sites');
+
+boundary('no generator module imports a site, and the sites import only what site-gen\'s public entry exports', () => {
+  const sources = repositorySources();
+  assert.ok(sources.some((s) => s.file === 'src/build/render.tsx') && sources.some((s) => s.file === 'src/site/routes.tsx'), 'both sides are scanned');
+  assert.ok(sources.some((s) => s.file.startsWith('test/fixtures/basic/src/site/islands/')), 'the fixture is scanned');
+  assert.equal(boundaryViolations(sources, exported), []);
+});
+
+boundary('the site and the fixture use site-gen through its name', () => {
+  const byName = repositorySources().filter((s) => siteOf(s.file) && importsOf(s.source).some((u) => u.specifier === 'site-gen'));
+  for (const file of ['site.config.ts', 'src/site/islands/faq.tsx', 'test/fixtures/basic/site.config.ts', 'test/fixtures/basic/src/site/islands/counter.tsx']) {
+    assert.ok(byName.some((s) => s.file === file), `${file} imports 'site-gen'`);
+  }
+});
+
+boundary('fails on a planted violation of each rule', () => {
+  const planted: Source[] = [
+    { file: 'src/island.tsx', source: "import { ErrorScreen } from './site/components/ErrorScreen.tsx';" },
+    { file: 'src/dev/error-page.tsx', source: "import errors from '../../content/errors.ts';\n// import x from '../site/ignored.ts' in a comment is no import" },
+    { file: 'src/build/document.ts', source: "const load = () => import('../../site.config.ts');" },
+    { file: 'src/site/components/Hero.tsx', source: "import { withBase } from '../../base.ts';" },
+    { file: 'src/site/islands/faq.tsx', source: "import { island, IslandBoundary } from 'site-gen';" },
+    { file: 'test/fixtures/basic/src/site/islands/counter.tsx', source: "import { island } from '../../../../../../src/island.tsx';" },
+    { file: 'test/fixtures/basic/site.config.ts', source: "export { defineConfig } from 'site-gen/src/config.ts';" },
+  ];
+  const problems = boundaryViolations(planted, exported);
+  assert.is(problems.length, 7, problems.join('\n'));
+  assert.match(problems[0]!, "src/island.tsx: imports \"./site/components/ErrorScreen.tsx\", a file of a site; the generator never imports a site.");
+  assert.match(problems[1]!, 'src/dev/error-page.tsx: imports "../../content/errors.ts"');
+  assert.match(problems[2]!, 'src/build/document.ts: imports "../../site.config.ts"');
+  assert.match(problems[3]!, 'src/site/components/Hero.tsx: imports "../../base.ts", outside its site');
+  assert.match(problems[4]!, 'imports "IslandBoundary" from \'site-gen\', which src/index.ts does not export');
+  assert.match(problems[5]!, 'test/fixtures/basic/src/site/islands/counter.tsx: imports "../../../../../../src/island.tsx", outside its site');
+  assert.match(problems[6]!, "a site imports site-gen only as 'site-gen'");
+});
+
+boundary('reads every form of import, and type-only names', () => {
+  const uses = importsOf(
+    ["import a, { b, type C as D } from 'x';", "import type { E } from 'y';", "export { f } from 'z';", "import 'side';", "await import('lazy');", "import * as ns from 'ns';"].join('\n'),
+  );
+  assert.equal(uses, [
+    { specifier: 'x', names: ['default', 'b', 'C'] },
+    { specifier: 'y', names: ['E'] },
+    { specifier: 'z', names: ['f'] },
+    { specifier: 'ns', names: [] },
+    { specifier: 'side', names: [] },
+    { specifier: 'lazy', names: [] },
+  ]);
+});
+
+boundary.run();
+
+const resolution = suite("'site-gen' resolves by its name (package.json \"exports\" and a self-reference)");
+
+resolution('in Node with tsx: to the same module instance as src/index.ts', async () => {
+  const byName = (await import('site-gen')) as typeof publicEntry;
+  assert.is(byName.island, publicEntry.island, 'one instance, so one island registry');
+});
+
+resolution('in esbuild without site-gen\'s own resolver: from the fixture, to src/index.ts', async () => {
+  const result = await build({
+    stdin: { contents: "import { island } from 'site-gen'; console.log(island);", resolveDir: join(repo, 'test/fixtures/basic/src/site'), loader: 'ts' },
+    bundle: true,
+    write: false,
+    metafile: true,
+    // Only the packages site-gen itself uses stay out: 'site-gen' must be found and read, not left as a package.
+    external: ['react', 'react/*', 'react-dom', 'react-dom/*', 'zod'],
+    logLevel: 'silent',
+    absWorkingDir: repo,
+  });
+  assert.ok(Object.keys(result.metafile.inputs).map((p) => normalize(p)).includes(normalize('src/index.ts')), Object.keys(result.metafile.inputs).join(', '));
+});
+
+resolution.run();

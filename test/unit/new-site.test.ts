@@ -1,0 +1,76 @@
+// `site-gen new <dir>` outside this repository: the site it writes type-checks, builds, serves and passes its own
+// smoke test, with site-gen linked into its node_modules as `npm install` links a file: dependency.
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+
+const run = promisify(execFile);
+const repo = resolve('.');
+const cli = join(repo, 'bin/site-gen.js');
+
+async function exec(file: string, args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(file, args, { cwd, timeout: 120_000 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+const scratch = { dir: '', site: '' };
+const created = suite('site-gen new');
+
+created.before(async () => {
+  scratch.dir = mkdtempSync(join(tmpdir(), 'site-gen-new-'));
+  scratch.site = join(scratch.dir, 'my-site');
+});
+
+created.after(() => rmSync(scratch.dir, { recursive: true, force: true }));
+
+created('writes config, content, one page, one island, a stylesheet, a template and a smoke test', async () => {
+  const { code, stdout, stderr } = await exec(process.execPath, [cli, 'new', 'my-site'], scratch.dir);
+  assert.is(code, 0, stderr);
+  assert.match(stdout, 'Created my-site/ with 13 files.');
+  assert.match(stdout, 'npm install');
+  for (const file of ['site.config.ts', 'content/schema.ts', 'content/copy.ts', 'src/site/routes.tsx', 'src/site/pages/home.tsx', 'src/site/islands/counter.tsx', 'src/site/styles/main.css', 'templates/document.html', 'public/favicon.svg', 'test/smoke.test.js', 'tsconfig.json', '.gitignore']) {
+    assert.ok(readFileSync(join(scratch.site, file), 'utf8').length > 0, `${file} is written`);
+  }
+});
+
+created('its package.json depends on this copy of site-gen by a file: path', () => {
+  const pkg = JSON.parse(readFileSync(join(scratch.site, 'package.json'), 'utf8'));
+  assert.is(pkg.name, 'my-site');
+  assert.is(pkg.type, 'module');
+  const dependency = pkg.dependencies['site-gen'] as string;
+  assert.ok(dependency.startsWith('file:'), dependency);
+  assert.is(realpathSync(resolve(scratch.site, dependency.slice('file:'.length))), realpathSync(repo));
+  assert.is(pkg.scripts.build, 'site-gen build');
+});
+
+created('the site imports only `site-gen`, type-checks, builds, serves and passes its own smoke test', async () => {
+  // What `npm install` does for a file: dependency (tried by hand: it adds this one link and nothing else).
+  mkdirSync(join(scratch.site, 'node_modules'));
+  symlinkSync(repo, join(scratch.site, 'node_modules/site-gen'), 'dir');
+  const tsc = await exec(process.execPath, [join(repo, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', '.'], scratch.site);
+  assert.is(tsc.code, 0, `tsc resolves 'site-gen' and the site type-checks:\n${tsc.stdout}${tsc.stderr}`);
+  const smoke = await exec(process.execPath, ['--test', 'test/'], scratch.site);
+  assert.is(smoke.code, 0, `npm test (node --test test/) passes:\n${smoke.stdout}${smoke.stderr}`);
+  assert.match(smoke.stdout, /# pass 1\n# fail 0/);
+});
+
+created('a folder that is not empty is refused, naming it and what to do', async () => {
+  const busy = join(scratch.dir, 'busy');
+  mkdirSync(busy);
+  writeFileSync(join(busy, 'notes.txt'), 'mine');
+  const { code, stderr } = await exec(process.execPath, [cli, 'new', 'busy'], scratch.dir);
+  assert.is(code, 1);
+  assert.match(stderr, 'busy already exists and is not empty. Choose a new folder');
+  assert.is(readFileSync(join(busy, 'notes.txt'), 'utf8'), 'mine', 'nothing is overwritten');
+});
+
+created.run();
