@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { toolRoot } from './paths.ts';
 import type { ClientBundle } from './bundle.ts';
 import type { RenderedPage } from './render.tsx';
@@ -73,8 +73,13 @@ export class PageCache {
     this.#file = file;
   }
 
-  static async open(cacheRoot: string, project: string): Promise<PageCache> {
-    const cache = new PageCache(join(cacheRoot, 'pages', `${hash(project)}.json`));
+  /** The cache file of the project whose config is `config`, built for `base`. */
+  static fileFor(cacheRoot: string, config: string, base: string): string {
+    return join(cacheRoot, 'pages', `${hash(resolve(config), base)}.json`);
+  }
+
+  static async open(cacheRoot: string, config: string, base: string): Promise<PageCache> {
+    const cache = new PageCache(PageCache.fileFor(cacheRoot, config, base));
     try {
       const parsed = JSON.parse(await readFile(cache.#file, 'utf8')) as CacheFile;
       if (parsed && typeof parsed.pages === 'object' && typeof parsed.bundles === 'object') cache.#previous = parsed;
