@@ -59,7 +59,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const paths = projectPaths(options.config);
   assertSafeOutDir(options.out, paths.root);
   const compressor = new Compressor({ cacheDir: options.cache === false ? undefined : compressionCacheDir(paths.cache) });
-  const cache = options.cache === false ? undefined : await PageCache.open(paths.cache, paths.config, base);
+  const cache = options.cache === false ? undefined : PageCache.open(paths.cache, paths.config, base);
   const pipeline = new Pipeline({ paths, base, mode: 'build', compressor, cache });
   const run = await pipeline.run();
   if (!run.ok) throw run.error;

@@ -2,7 +2,7 @@
 // everything it was made from, so an unchanged page is read back instead of made again.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { toolRoot } from './paths.ts';
 import type { ClientBundle } from './bundle.ts';
@@ -73,15 +73,16 @@ export class PageCache {
     this.#file = file;
   }
 
-  /** The cache file of the project whose config is `config`, built for `base`. */
-  static fileFor(cacheRoot: string, config: string, base: string): string {
-    return join(cacheRoot, 'pages', `${hash(resolve(config), base)}.json`);
+  /** The cache file of the project whose config is `config`, built for `base` by `site-gen build` or `watch`. */
+  static fileFor(cacheRoot: string, config: string, base: string, mode: 'build' | 'dev' = 'build'): string {
+    return join(cacheRoot, 'pages', `${hash(resolve(config), base, mode)}.json`);
   }
 
-  static async open(cacheRoot: string, config: string, base: string): Promise<PageCache> {
-    const cache = new PageCache(PageCache.fileFor(cacheRoot, config, base));
+  /** Read synchronously: the pipeline's first stages need it, and nothing else runs before them. */
+  static open(cacheRoot: string, config: string, base: string, mode: 'build' | 'dev' = 'build'): PageCache {
+    const cache = new PageCache(PageCache.fileFor(cacheRoot, config, base, mode));
     try {
-      const parsed = JSON.parse(await readFile(cache.#file, 'utf8')) as CacheFile;
+      const parsed = JSON.parse(readFileSync(cache.#file, 'utf8')) as CacheFile;
       if (parsed && typeof parsed.pages === 'object' && typeof parsed.bundles === 'object') cache.#previous = parsed;
     } catch {
       // no cache yet, or a damaged one: make everything
@@ -134,14 +135,33 @@ export class PageCache {
   /** Writes what this build used, beside and then renamed over the old file, when anything changed. */
   async save(): Promise<void> {
     const dropped = Object.keys(this.#previous.pages).some((key) => !this.#next.pages[key]) || Object.keys(this.#previous.bundles).some((key) => !this.#next.bundles[key]);
-    if (!this.#changed && !dropped) return;
+    if (!this.#changed && !dropped) {
+      // Marked as used, so that removeUnused keeps it.
+      await utimes(this.#file, new Date(), new Date()).catch(() => undefined);
+      return;
+    }
+    this.#previous = { pages: { ...this.#next.pages }, bundles: { ...this.#next.bundles } };
     try {
       await mkdir(join(this.#file, '..'), { recursive: true });
       const temporary = `${this.#file}.${process.pid}-${Math.random().toString(36).slice(2)}`;
+      this.#changed = false;
       await writeFile(temporary, JSON.stringify(this.#next));
       await rename(temporary, this.#file);
+      await removeUnused(join(this.#file, '..'));
     } catch {
       // a read-only or full disk: the build still has its output
     }
+  }
+}
+
+/** A project not built for this long (a deleted checkout, a test's temporary copy) loses its cache file. */
+const UNUSED_MS = 7 * 24 * 3600 * 1000;
+
+async function removeUnused(dir: string): Promise<void> {
+  const now = Date.now();
+  for (const name of await readdir(dir)) {
+    const file = join(dir, name);
+    const info = await stat(file).catch(() => undefined);
+    if (info && now - info.mtimeMs > UNUSED_MS) await rm(file, { force: true });
   }
 }

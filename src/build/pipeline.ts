@@ -60,7 +60,7 @@ export interface PipelineOptions {
   extraScripts?: string[];
   /** Starts compressing each output file as soon as it exists, so the thread pool works while pages are assembled. */
   compressor?: Compressor;
-  /** Build: pages and the client bundle kept between builds (see page-cache.ts); what is unchanged is read back. */
+  /** What is kept between runs of the tool (see page-cache.ts): the client bundle, and in a build the pages too. */
   cache?: PageCache;
 }
 

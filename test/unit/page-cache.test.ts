@@ -1,6 +1,8 @@
 // The page cache between builds: an unchanged build reads every page back, and any change of content, a component,
 // an island, the CSS, the template or the config gives the same output as a build without the cache.
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildSite, type BuildResult } from '../../src/build/build.ts';
@@ -88,3 +90,33 @@ cache('a deleted cache is made again', async () => {
 });
 
 cache.run();
+
+const bundles = suite('page cache: client bundle');
+
+bundles('a kept bundle is read back while every file it read is unchanged, and never after one changed', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'site-gen-page-cache-'));
+  try {
+    const island = join(dir, 'island.tsx');
+    writeFileSync(island, 'export default 1;');
+    const bundle = { files: new Map([['assets/a-1.js', new Uint8Array([1, 2, 3])]]), pages: new Map([['dev', { entry: '/assets/a-1.js', preloads: [], files: ['assets/a-1.js'] }]]), inputs: [island] };
+    const first = PageCache.open(dir, join(dir, 'site.config.ts'), '/', 'dev');
+    assert.is(first.bundle('k'), undefined, 'nothing kept yet');
+    first.setBundle('k', bundle);
+    await first.save();
+
+    const read = PageCache.open(dir, join(dir, 'site.config.ts'), '/', 'dev').bundle('k');
+    assert.ok(read, 'the next session reads it back');
+    assert.equal([...read!.files.keys()], ['assets/a-1.js']);
+    assert.equal([...read!.files.get('assets/a-1.js')!], [1, 2, 3]);
+    assert.equal(read!.pages.get('dev'), bundle.pages.get('dev'));
+    assert.equal(read!.inputs, [island]);
+
+    writeFileSync(island, 'export default 2;');
+    assert.is(PageCache.open(dir, join(dir, 'site.config.ts'), '/', 'dev').bundle('k'), undefined, 'an edited island is bundled again');
+    assert.is(PageCache.open(dir, join(dir, 'site.config.ts'), '/', 'build').bundle('k'), undefined, 'build and watch keep separate files');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+bundles.run();
