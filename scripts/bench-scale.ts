@@ -130,8 +130,22 @@ async function timeWatch(root: string, edit: (file: string, change: (text: strin
     await browser.close();
     child.kill('SIGINT');
   }
+  // A second session: the script bundle kept by the first one is read back instead of made by esbuild.
+  if (child.exitCode === null && child.signalCode === null) await new Promise((resolve) => child.once('exit', resolve));
+  const restarted = performance.now();
+  const again = spawn(process.execPath, [join(TOOL_ROOT, 'bin/site-gen.js'), 'watch', '--port', flags.port], { cwd: root, env: { ...process.env, NO_COLOR: '1' } });
+  let secondMs = Number.NaN;
+  try {
+    for (let tries = 0; tries < 1200 && Number.isNaN(secondMs); tries += 1) {
+      const reply = await fetch(`${url}/releases/release-0001`).catch(() => undefined);
+      if (reply?.status === 200) secondMs = performance.now() - restarted;
+      else await sleep(50);
+    }
+  } finally {
+    again.kill('SIGINT');
+  }
   const rebuilds = [...output.matchAll(/content\/copy\.ts: (.*) in (\d+) ms/g)].map((m) => `${m[1]} in ${m[2]} ms`);
-  return { firstMs, content, css, lastRebuild: rebuilds.at(-1) ?? 'none printed', output };
+  return { firstMs, secondMs, content, css, lastRebuild: rebuilds.at(-1) ?? 'none printed', output };
 }
 
 const machine = describeMachine(CHROMIUM);
@@ -145,7 +159,7 @@ log(`Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGB} GB RAM
 log('');
 const own = await timeSite(TOOL_ROOT);
 const ownCold = pick(own.cold);
-log(`**This 3-page site**, cold: ${s(ownCold.wallMs)} wall clock (process start to exit), ${s(ownCold.buildMs)} build itself, peak ${ownCold.peakMB} MB (${await load()}).`);
+log(`**This 3-page site**, cold: ${s(ownCold.wallMs)} wall clock (process start to exit), ${s(ownCold.buildMs)} build itself, ${s(ownCold.cpuMs)} CPU, peak ${ownCold.peakMB} MB (${await load()}).`);
 
 const sizes: SizeResult[] = [];
 for (const size of SIZES) {
@@ -160,10 +174,10 @@ for (const size of SIZES) {
 await rm(cacheDir, { recursive: true, force: true });
 
 log('');
-log('| pages | cold wall clock | cold build itself | cold CPU | peak memory | unchanged, wall clock | unchanged, build itself | machine |');
-log('|--:|--:|--:|--:|--:|--:|--:|:--|');
+log('| pages | cold wall clock | cold build itself | cold CPU | peak memory | unchanged, wall clock | unchanged, build itself | unchanged CPU | machine |');
+log('|--:|--:|--:|--:|--:|--:|--:|--:|:--|');
 for (const r of sizes) {
-  log(`| ${r.pages} | ${s(r.cold.wallMs)} | ${s(r.cold.buildMs)} | ${s(r.cold.cpuMs)} | ${r.cold.peakMB} MB | ${s(r.warm.wallMs)} | ${s(r.warm.buildMs)} | ${r.load} |`);
+  log(`| ${r.pages} | ${s(r.cold.wallMs)} | ${s(r.cold.buildMs)} | ${s(r.cold.cpuMs)} | ${r.cold.peakMB} MB | ${s(r.warm.wallMs)} | ${s(r.warm.buildMs)} | ${s(r.warm.cpuMs)} | ${r.load} |`);
 }
 log('');
 const perPage = sizes.slice(1).map((r, i) => {
@@ -185,7 +199,7 @@ try {
   const stat = (values: number[]) => `median ${Math.round(median(values))} ms (min ${Math.round(Math.min(...values))}, max ${Math.round(Math.max(...values))})`;
   log('');
   log(`**site-gen watch on ${WATCH_PAGES + 3} pages** (${await load()}):`);
-  log(`- first page served ${s(watch.firstMs)} after the process started;`);
+  log(`- first page served ${s(watch.firstMs)} after the process started (no cache); ${s(watch.secondMs)} in a second session (script bundle kept by the first);`);
   log(`- footer tagline edited in content/copy.ts (every page shows it) -> open page reloaded: ${stat(watch.content)}, ${EDITS} edits; the terminal's last line: "${watch.lastRebuild}";`);
   log(`- CSS edit -> stylesheet swapped: ${stat(watch.css)}, ${EDITS} edits.`);
   const goal = (what: string, value: number, bar: number, unit = 's') =>
@@ -195,12 +209,15 @@ try {
   log('|:--|--:|--:|:--|');
   log(goal(`cold build, ${biggest.pages} pages (wall clock)`, biggest.cold.wallMs, 5000));
   log(goal(`cold build, ${biggest.pages} pages (build itself)`, biggest.cold.buildMs, 5000));
+  log(goal(`cold build, ${biggest.pages} pages (CPU, start-up included)`, biggest.cold.cpuMs, 5000));
   log(goal(`peak memory, ${biggest.pages} pages`, biggest.cold.peakMB, 1024, 'MB'));
   log(goal(`unchanged build, ${biggest.pages} pages (wall clock)`, biggest.warm.wallMs, 1500));
   log(goal(`unchanged build, ${biggest.pages} pages (build itself)`, biggest.warm.buildMs, 1500));
+  log(goal(`unchanged build, ${biggest.pages} pages (CPU, start-up included)`, biggest.warm.cpuMs, 1500));
   log(goal('this 3-page site cold (wall clock)', ownCold.wallMs, 1500));
   log(goal('this 3-page site cold (build itself)', ownCold.buildMs, 1500));
-  log(goal('watch: first page served', watch.firstMs, 2000));
+  log(goal('watch: first page served (no cache)', watch.firstMs, 2000));
+  log(goal('watch: first page served (second session)', watch.secondMs, 2000));
   log(goal('watch: footer edit -> reloaded page (median)', median(watch.content), 300, 'ms'));
   log(goal('watch: CSS edit -> swapped stylesheet (median)', median(watch.css), 150, 'ms'));
 } finally {

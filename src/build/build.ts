@@ -5,6 +5,7 @@ import { normaliseBase } from './base-path.ts';
 import { assertWithinBudget } from './check.ts';
 import { byteLength, compressionCacheDir, Compressor } from './compress.ts';
 import { projectPaths } from './paths.ts';
+import { PageCache } from './page-cache.ts';
 import { Pipeline, type PageOutput, type PipelineOutput, type StageTimes } from './pipeline.ts';
 import { assertSafeOutDir, withPrecompressed, writeOutput, type OutputFiles } from './write.ts';
 
@@ -17,7 +18,7 @@ export interface BuildOptions {
   base?: string;
   /** Write nothing: return the files. */
   write?: boolean;
-  /** Compress without the disk cache (node_modules/.cache/site-gen/compressed); default true. */
+  /** Keep and reuse compression, pages and the client bundle in node_modules/.cache/site-gen; default true. */
   cache?: boolean;
 }
 
@@ -38,6 +39,8 @@ export interface BuildResult {
   inputs: string[];
   /** Output files compressed by this build, and those whose compression came from the disk cache. */
   compressed: { fresh: number; cached: number };
+  /** Pages read back from the page cache, and pages rendered (both 0 without the cache). */
+  rendered: { kept: number; made: number };
   /** Milliseconds of each step, from its start to its end; steps overlap (the stylesheet compiles while the site loads). */
   times: StageTimes & { compress?: number; write?: number };
   ms: number;
@@ -49,7 +52,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const paths = projectPaths(options.config);
   assertSafeOutDir(options.out, paths.root);
   const compressor = new Compressor({ cacheDir: options.cache === false ? undefined : compressionCacheDir(paths.cache) });
-  const pipeline = new Pipeline({ paths, base, mode: 'build', compressor });
+  const cache = options.cache === false ? undefined : PageCache.open(paths.cache, paths.config, base);
+  const pipeline = new Pipeline({ paths, base, mode: 'build', compressor, cache });
   const run = await pipeline.run();
   if (!run.ok) throw run.error;
   const { output } = run;
@@ -66,8 +70,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   began = performance.now();
   if (options.write !== false) await writeOutput(options.out, files);
   times.write = since(began);
+  await cache?.save();
   const compressed = { fresh: compressor.counts.compressed, cached: compressor.counts.cached };
-  return { config: output.config, pages, files, inputs: output.inputs, compressed, times, ms: since(started) };
+  return { config: output.config, pages, files, inputs: output.inputs, compressed, rendered: cache?.counts ?? { kept: 0, made: 0 }, times, ms: since(started) };
 }
 
 async function report(page: PageOutput, output: PipelineOutput, compressor: Compressor): Promise<PageReport> {

@@ -21,6 +21,7 @@ import { findModule, type ProjectPaths } from './paths.ts';
 import { renderPage, type RenderedPage } from './render.tsx';
 import { loadSite, validateContent } from './site-module.ts';
 import { esbuildTargets, resolveBrowsers } from './targets.ts';
+import { hash, toolVersionKey, type PageCache } from './page-cache.ts';
 import { PagesOnRequest } from './pages-on-request.ts';
 import { readTree, type OutputFiles } from './write.ts';
 
@@ -61,11 +62,15 @@ export interface PipelineOptions {
   extraScripts?: string[];
   /** Starts compressing each output file as soon as it exists, so the thread pool works while pages are assembled. */
   compressor?: Compressor;
+  /** What is kept between runs of the tool (see page-cache.ts): the client bundle, and in a build the pages too. */
+  cache?: PageCache;
 }
 
 export interface RenderedRoute {
   route: Route;
   page: RenderedPage;
+  /** With a page cache: the hash of everything the render was made from. */
+  key?: string;
 }
 
 export interface PageOutput {
@@ -106,6 +111,8 @@ export type PipelineRun =
 export type StageTimes = Partial<Record<Stage | 'critical' | 'assemble', number>>;
 
 interface SiteState {
+  /** Hash of the site's compiled code. */
+  code: string;
   routes: Route[];
   head?: HeadHook;
   errorScreen?: ErrorScreenComponent;
@@ -257,7 +264,7 @@ export class Pipeline {
       case 'content': {
         const site = await loadSite(paths);
         const content = validateContent(paths, site);
-        this.#site = { routes: checkRoutes(paths, site.routes), head: site.head, errorScreen: site.errorScreen, content, inputs: site.inputs };
+        this.#site = { code: site.hash, routes: checkRoutes(paths, site.routes), head: site.head, errorScreen: site.errorScreen, content, inputs: site.inputs };
         return 'site code';
       }
       case 'render': {
@@ -266,7 +273,16 @@ export class Pipeline {
           return 'pages on request';
         }
         const props = { site: this.#config!.site, content: this.#site!.content };
-        this.#rendered = this.#site!.routes.map((route) => ({ route, page: renderPage(route, { ...props, path: route.path }, { base }) }));
+        const cache = this.#options.cache;
+        // A render is made from the tool, the site's code and content, the config, the base and the path; and, since
+        // a page may show the year (the footer does), the day it was made on.
+        const renderBase = cache && hash(toolVersionKey(), this.#site!.code, JSON.stringify(this.#config), base, new Date().toDateString());
+        this.#rendered = this.#site!.routes.map((route) => {
+          const key = renderBase && hash(renderBase, route.path);
+          const kept = key ? cache!.page(key)?.page : undefined;
+          if (cache) cache.counts[kept ? 'kept' : 'made'] += 1;
+          return { route, page: kept ?? renderPage(route, { ...props, path: route.path }, { base }), key };
+        });
         const islands = JSON.stringify(this.#rendered.map(({ route, page }) => [entryName(route), page.islands]));
         if (islands !== this.#islands) this.#dirty.add('bundle');
         this.#islands = islands;
@@ -274,7 +290,7 @@ export class Pipeline {
       }
       case 'bundle': {
         const dev = this.#options.mode === 'dev';
-        this.#client = await bundleClient({
+        const options = {
           root: paths.root,
           islandsDir: paths.islands,
           pages: dev ? [devEntry(paths)] : this.#rendered!.map(({ route, page }) => ({ name: entryName(route), path: route.path, islands: page.islands })),
@@ -284,7 +300,13 @@ export class Pipeline {
           // Readable stack traces in the browser, and a faster rebuild; budgets are for `site-gen build`.
           minify: !dev,
           cache: this.#esbuild,
-        });
+        };
+        const cache = this.#options.cache;
+        // Kept while the tool, the entries and every file the bundle read are the same (the cache checks the files).
+        const key = cache && hash(toolVersionKey(), JSON.stringify({ ...options, cache: undefined }), islandFiles(paths).join('\n'));
+        const kept = key ? cache!.bundle(key) : undefined;
+        this.#client = kept ?? (await bundleClient(options));
+        if (key && !kept) cache!.setBundle(key, this.#client);
         const compressor = this.#options.compressor;
         if (compressor) for (const [file, data] of this.#client.files) void compressor.compress(file, data);
         return 'scripts';
@@ -296,10 +318,14 @@ export class Pipeline {
   #deriveCritical(): number {
     const files = new Set<string>();
     let derived = 0;
-    for (const { route, page } of this.#rendered!) {
+    const css = this.#stylesheet!.css;
+    const cssKey = this.#options.cache && hash(css);
+    for (const { route, page, key } of this.#rendered!) {
       const file = routeFile(route);
       files.add(file);
-      if (this.#criticalFor(file, page.html).derived) derived += 1;
+      const kept = key ? this.#options.cache!.page(key) : undefined;
+      if (kept && kept.cssKey === cssKey) this.#critical.set(file, { css, html: page.html, critical: kept.critical });
+      else if (this.#criticalFor(file, page.html).derived) derived += 1;
     }
     for (const file of this.#critical.keys()) if (!files.has(file)) this.#critical.delete(file);
     return derived;
@@ -389,13 +415,24 @@ export class Pipeline {
     const rendered = this.#rendered!;
     const cssFile = stylesheetFile(stylesheet.css);
     const head = { hook: this.#site!.head, content: this.#site!.content };
-    const pages = rendered.map(({ route, page }): PageOutput => {
+    const cache = this.#options.cache;
+    const cssKey = cache && hash(stylesheet.css);
+    const documentBase = cache && hash(this.#template!, cssFile, JSON.stringify(extraScripts ?? []));
+    const pages = rendered.map(({ route, page, key }): PageOutput => {
       const file = routeFile(route);
-      const kept = this.#critical.get(file)!;
+      const { critical } = this.#critical.get(file)!;
       const scripts = client.pages.get(entryName(route));
-      const html = pageDocument({ config, base, route, page, template: this.#template!, paths, scripts, captureScript: client.captureScript, critical: kept.critical, cssFile, head, extraScripts });
+      // The document adds the template, the stylesheet's name, the scripts and the critical CSS to the render.
+      const documentKey = key && hash(documentBase!, key, cssKey!, JSON.stringify(scripts ?? null));
+      const kept = key ? cache!.page(key) : undefined;
+      let html: string;
+      if (kept && kept.documentKey === documentKey) html = kept.html;
+      else {
+        html = pageDocument({ config, base, route, page, template: this.#template!, paths, scripts, captureScript: client.captureScript, critical, cssFile, head, extraScripts });
+        if (key) cache!.setPage(key, { page, cssKey: cssKey!, critical, documentKey: documentKey!, html });
+      }
       void compressor?.compress(file, html);
-      return { route, page, file, html, critical: kept.critical };
+      return { route, page, file, html, critical };
     });
     const files = assembleOutput({
       publicFiles: this.#publicFiles!,
@@ -412,6 +449,11 @@ export class Pipeline {
     const inputs = [...new Set([paths.config, ...this.#site!.inputs, ...stylesheet.dependencies, ...client.inputs, paths.template])].sort();
     return { config, files, pages, client, stylesheet: base + cssFile, inputs };
   }
+}
+
+/** The island modules in the islands folder: which one an island's name resolves to depends on what is there. */
+function islandFiles(paths: ProjectPaths): string[] {
+  return existsSync(paths.islands) ? readdirSync(paths.islands).sort() : [];
 }
 
 /** Dev's one script entry: every island module in the islands folder, each loaded only where a page has it. */

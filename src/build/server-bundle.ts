@@ -11,6 +11,8 @@ export interface ServerModule<T> {
   exports: T;
   /** Absolute paths of the project files the bundle read (what a watcher should follow). */
   inputs: string[];
+  /** Hash of the bundled code: the same for the same code, whatever the files' dates. */
+  hash: string;
 }
 
 export interface ServerBundleOptions {
@@ -61,15 +63,15 @@ export async function loadServerModule<T>(options: ServerBundleOptions): Promise
     throw error;
   }
   const code = result.outputFiles[0]!.contents;
-  const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
+  const hash = createHash('sha256').update(code).digest('hex').slice(0, 32);
   await mkdir(options.cacheDir, { recursive: true });
   // A name no other load shares (so no other build can delete it under us); removed once imported, since Node keeps
   // the module: a long watch session leaves no trail of bundles on disk.
-  const file = join(options.cacheDir, `server-${hash}-${process.pid}-${++loads}.mjs`);
+  const file = join(options.cacheDir, `server-${hash.slice(0, 16)}-${process.pid}-${++loads}.mjs`);
   await writeFile(file, code);
   try {
     const exports = (await import(pathToFileURL(file).href)) as T;
-    return { exports, inputs: inputsOf(result.metafile, options.root) };
+    return { exports, inputs: inputsOf(result.metafile, options.root), hash };
   } finally {
     await rm(file, { force: true });
   }

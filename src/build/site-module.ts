@@ -28,6 +28,8 @@ export interface SiteModule {
 export interface LoadedSite extends SiteModule {
   /** Every project file the site's code was built from. */
   inputs: string[];
+  /** Hash of the site's compiled code (content, routes, pages, components): what its renders are made from. */
+  hash: string;
 }
 
 /** Content files: every .ts file in content/ except the schema. */
@@ -57,12 +59,12 @@ export async function loadSite(paths: ProjectPaths): Promise<LoadedSite> {
   if (!existsSync(paths.contentSchema)) throw new ContentError(`${rel(paths, paths.contentSchema)} does not exist. Create it with the content schemas (export const collections = { ... }).`);
   if (!existsSync(paths.routes)) throw new RoutesError(`${rel(paths, paths.routes)} does not exist. Create it with the routes (export const routes: Route[] = [ ... ]).`);
   try {
-    const { exports, inputs } = await loadServerModule<SiteModule>({
+    const { exports, inputs, hash } = await loadServerModule<SiteModule>({
       entry: { contents: siteEntrySource(paths), resolveDir: paths.root },
       root: paths.root,
       cacheDir: paths.cache,
     });
-    return { ...exports, inputs };
+    return { ...exports, inputs, hash };
   } catch (error) {
     throw asLoadError(paths, error);
   }

@@ -8,6 +8,7 @@ interface BuildFlags {
   out: string;
   base: string;
   json?: boolean;
+  cache: boolean;
 }
 
 export function addBuildCommand(program: Command): void {
@@ -18,14 +19,15 @@ export function addBuildCommand(program: Command): void {
     .option('-o, --out <dir>', 'output folder, replaced only when the build succeeds', 'dist')
     .option('--base <path>', 'URL path the site is served under, e.g. /my-site/', '/')
     .option('--json', 'print the summary as JSON instead of a table')
+    .option('--no-cache', 'make every page, script and compressed file again, ignoring node_modules/.cache/site-gen')
     .action(async (flags: BuildFlags) => {
-      const result = await buildSite({ config: flags.config, out: flags.out, base: flags.base });
+      const result = await buildSite({ config: flags.config, out: flags.out, base: flags.base, cache: flags.cache });
       process.stdout.write(flags.json ? `${JSON.stringify(summaryJson(result, flags.out), null, 2)}\n` : summaryTable(result, flags.out));
     });
 }
 
 export function summaryJson(result: BuildResult, out: string) {
-  return { out, ms: result.ms, times: result.times, compressed: result.compressed, files: result.files.size, pages: result.pages };
+  return { out, ms: result.ms, times: result.times, compressed: result.compressed, rendered: result.rendered, files: result.files.size, pages: result.pages };
 }
 
 export function summaryTable(result: BuildResult, out: string): string {

@@ -3,7 +3,6 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { startWatch } from '../dev/watch.ts';
 import { UsageError } from '../errors.ts';
 import { parsePort } from './serve.ts';
 
@@ -20,6 +19,8 @@ async function watch(flags: WatchFlags): Promise<void> {
   if (!flags.host.trim()) throw new UsageError('--host must not be empty; use --host 127.0.0.1 (the default) or --host 0.0.0.0.');
   // Listening from the start: a Ctrl-C during the first build stops cleanly once it ends.
   const stop = Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
+  // Loaded here, not at the top: the dev server, chokidar and the error screen are no part of the other commands.
+  const { startWatch } = await import('../dev/watch.ts');
   const session = await startWatch({
     config: flags.config,
     host: flags.host,

@@ -1,6 +1,7 @@
 // The dev server's build: the pipeline kept between rebuilds, each change rerunning only the stages it reaches.
 import { stylesheetFile } from '../build/assemble.ts';
 import type { ProjectPaths } from '../build/paths.ts';
+import { PageCache } from '../build/page-cache.ts';
 import type { PagesOnRequest } from '../build/pages-on-request.ts';
 import { Pipeline, type Stage } from '../build/pipeline.ts';
 import type { OutputFiles } from '../build/write.ts';
@@ -46,12 +47,15 @@ const LIVE_PAGES = 16;
 export class DevBuilder {
   readonly paths: ProjectPaths;
   readonly #pipeline: Pipeline;
+  /** The dev script bundle kept between sessions: a new session serves its first page without waiting for esbuild. */
+  readonly #cache: PageCache;
   #output: DevOutput | undefined;
   #failure: { error: unknown } | undefined;
 
   constructor(options: DevBuilderOptions) {
     this.paths = options.paths;
-    this.#pipeline = new Pipeline({ paths: options.paths, base: BASE, mode: 'dev', extraScripts: options.extraScripts });
+    this.#cache = PageCache.open(options.paths.cache, options.paths.config, BASE, 'dev');
+    this.#pipeline = new Pipeline({ paths: options.paths, base: BASE, mode: 'dev', extraScripts: options.extraScripts, cache: this.#cache });
   }
 
   /** The last good output, if any build has succeeded. */
@@ -120,6 +124,7 @@ export class DevBuilder {
       this.#failure = { error };
       return { ok: false, error, stages, rebuilt, ms: elapsed(started) };
     }
+    void this.#cache.save();
     const derived = this.#pipeline.criticalDerived;
     if (derived > 0) rebuilt.push(`critical CSS ×${derived}`);
     const wasFailing = this.#failure !== undefined;

@@ -1,0 +1,170 @@
+// What `site-gen build` keeps between builds: each page's render, critical CSS and document, named by a hash of
+// everything it was made from, so an unchanged page is read back instead of made again.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
+import { toolRoot } from './paths.ts';
+import type { ClientBundle } from './bundle.ts';
+import type { RenderedPage } from './render.tsx';
+
+/** One page as the last build made it. Each part is valid while its own key is the current one. */
+export interface CachedPage {
+  page: RenderedPage;
+  /** The stylesheet the critical CSS was selected from (its hash); the page's HTML is fixed by the render key. */
+  cssKey: string;
+  critical: string;
+  /** Everything the document adds to the page: template, stylesheet name, scripts, critical CSS. */
+  documentKey: string;
+  html: string;
+}
+
+interface CachedBundle {
+  /** Every project file the bundle read, with the hash of its content then. */
+  inputs: Array<[file: string, hash: string]>;
+  files: Array<[path: string, base64: string]>;
+  pages: Array<[name: string, scripts: ClientBundle['pages'] extends Map<string, infer S> ? S : never]>;
+  captureScript: string;
+}
+
+interface CacheFile {
+  pages: Record<string, CachedPage>;
+  bundles: Record<string, CachedBundle>;
+}
+
+export function hash(...parts: Array<string | Uint8Array>): string {
+  const h = createHash('sha256');
+  for (const part of parts) h.update(part).update('\0');
+  return h.digest('hex').slice(0, 32);
+}
+
+let toolKey: string | undefined;
+
+/**
+ * The tool's own code and its dependencies' versions: a new site-gen, React or esbuild may make other pages from the
+ * same site. The site's folder (src/site) is the site's code, hashed through its bundle instead.
+ */
+export function toolVersionKey(): string {
+  if (toolKey) return toolKey;
+  const files = ['package.json', 'package-lock.json', 'tsconfig.json'].map((file) => join(toolRoot, file));
+  for (const dir of ['bin', 'src']) {
+    for (const entry of readdirSync(join(toolRoot, dir), { recursive: true, withFileTypes: true })) {
+      const file = join(entry.parentPath, entry.name);
+      if (entry.isFile() && !relative(toolRoot, file).startsWith(join('src', 'site'))) files.push(file);
+    }
+  }
+  toolKey = hash(...files.sort().flatMap((file) => [relative(toolRoot, file), readFileSync(file)]));
+  return toolKey;
+}
+
+/**
+ * One file per project, output base and mode, read whole at the start of a build and written whole at its end with
+ * only what that build used: it never grows with stale entries. Safe to delete; an entry is named by what it was made
+ * from, so it is never stale. A damaged or unreadable file only costs the cache.
+ */
+export class PageCache {
+  readonly #file: string;
+  #previous: CacheFile = { pages: {}, bundles: {} };
+  readonly #next: CacheFile = { pages: {}, bundles: {} };
+  #changed = false;
+  /** How many pages were read back and how many were made: for the build's summary, the bench and the tests. */
+  readonly counts = { kept: 0, made: 0 };
+
+  private constructor(file: string) {
+    this.#file = file;
+  }
+
+  /** The cache file of the project whose config is `config`, built for `base` by `site-gen build` or `watch`. */
+  static fileFor(cacheRoot: string, config: string, base: string, mode: 'build' | 'dev' = 'build'): string {
+    return join(cacheRoot, 'pages', `${hash(resolve(config), base, mode)}.json`);
+  }
+
+  /** Read synchronously: the pipeline's first stages need it, and nothing else runs before them. */
+  static open(cacheRoot: string, config: string, base: string, mode: 'build' | 'dev' = 'build'): PageCache {
+    const cache = new PageCache(PageCache.fileFor(cacheRoot, config, base, mode));
+    try {
+      const parsed = JSON.parse(readFileSync(cache.#file, 'utf8')) as CacheFile;
+      if (parsed && typeof parsed.pages === 'object' && typeof parsed.bundles === 'object') cache.#previous = parsed;
+    } catch {
+      // no cache yet, or a damaged one: make everything
+    }
+    return cache;
+  }
+
+  /** The page kept under `renderKey`, if any; it is carried into the next cache file. */
+  page(renderKey: string): CachedPage | undefined {
+    const kept = this.#next.pages[renderKey] ?? this.#previous.pages[renderKey];
+    if (kept) this.#next.pages[renderKey] = kept;
+    return kept;
+  }
+
+  setPage(renderKey: string, page: CachedPage): void {
+    this.#next.pages[renderKey] = page;
+    this.#changed = true;
+  }
+
+  /** The client bundle kept under `key`, if every file it read still has the content it had. */
+  bundle(key: string): ClientBundle | undefined {
+    const kept = this.#previous.bundles[key];
+    if (!kept) return undefined;
+    for (const [file, sum] of kept.inputs) {
+      let now: string;
+      try {
+        now = hash(readFileSync(file));
+      } catch {
+        return undefined;
+      }
+      if (now !== sum) return undefined;
+    }
+    this.#next.bundles[key] = kept;
+    return {
+      files: new Map(kept.files.map(([path, data]) => [path, new Uint8Array(Buffer.from(data, 'base64'))])),
+      pages: new Map(kept.pages),
+      inputs: kept.inputs.map(([file]) => file),
+      captureScript: kept.captureScript,
+    };
+  }
+
+  setBundle(key: string, bundle: ClientBundle): void {
+    this.#next.bundles[key] = {
+      inputs: bundle.inputs.map((file) => [file, hash(readFileSync(file))]),
+      files: [...bundle.files].map(([path, data]) => [path, Buffer.from(data).toString('base64')]),
+      pages: [...bundle.pages],
+      captureScript: bundle.captureScript,
+    };
+    this.#changed = true;
+  }
+
+  /** Writes what this build used, beside and then renamed over the old file, when anything changed. */
+  async save(): Promise<void> {
+    const dropped = Object.keys(this.#previous.pages).some((key) => !this.#next.pages[key]) || Object.keys(this.#previous.bundles).some((key) => !this.#next.bundles[key]);
+    if (!this.#changed && !dropped) {
+      // Marked as used, so that removeUnused keeps it.
+      await utimes(this.#file, new Date(), new Date()).catch(() => undefined);
+      return;
+    }
+    this.#previous = { pages: { ...this.#next.pages }, bundles: { ...this.#next.bundles } };
+    try {
+      await mkdir(join(this.#file, '..'), { recursive: true });
+      const temporary = `${this.#file}.${process.pid}-${Math.random().toString(36).slice(2)}`;
+      this.#changed = false;
+      await writeFile(temporary, JSON.stringify(this.#next));
+      await rename(temporary, this.#file);
+      await removeUnused(join(this.#file, '..'));
+    } catch {
+      // a read-only or full disk: the build still has its output
+    }
+  }
+}
+
+/** A project not built for this long (a deleted checkout, a test's temporary copy) loses its cache file. */
+const UNUSED_MS = 7 * 24 * 3600 * 1000;
+
+async function removeUnused(dir: string): Promise<void> {
+  const now = Date.now();
+  for (const name of await readdir(dir)) {
+    const file = join(dir, name);
+    const info = await stat(file).catch(() => undefined);
+    if (info && now - info.mtimeMs > UNUSED_MS) await rm(file, { force: true });
+  }
+}

@@ -1,0 +1,122 @@
+// The page cache between builds: an unchanged build reads every page back, and any change of content, a component,
+// an island, the CSS, the template or the config gives the same output as a build without the cache.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { buildSite, type BuildResult } from '../../src/build/build.ts';
+import { PageCache } from '../../src/build/page-cache.ts';
+import { projectPaths } from '../../src/build/paths.ts';
+import { copyProject, type ProjectCopy } from '../helpers/watch-project.ts';
+
+const cache = suite('page cache');
+let project: ProjectCopy;
+let config: string;
+
+cache.before(async () => {
+  project = await copyProject();
+  config = `${project.root}/site.config.ts`;
+});
+
+cache.after(async () => {
+  rmSync(PageCache.fileFor(projectPaths(config).cache, config, '/'), { force: true });
+  await project.remove();
+});
+
+const build = (withCache = true) => buildSite({ config, out: 'unused', write: false, cache: withCache });
+
+/** The same files with the same bytes: what a visitor or a deploy would get is identical. */
+function assertSameOutput(cached: BuildResult, fresh: BuildResult, what: string): void {
+  assert.equal([...cached.files.keys()].sort(), [...fresh.files.keys()].sort(), `${what}: the same files as a build without the cache`);
+  for (const [path, data] of fresh.files) {
+    assert.ok(Buffer.from(cached.files.get(path)!).equals(Buffer.from(data)), `${what}: ${path} is byte-identical to a build without the cache`);
+  }
+}
+
+/** Edits `file`, then builds with the cache and without: both must agree, and the edit must show. */
+async function afterEdit(file: string, change: (text: string) => string, shows: (files: BuildResult['files']) => boolean, what: string) {
+  await project.edit(file, change);
+  const cached = await build();
+  assertSameOutput(cached, await build(false), what);
+  assert.ok(shows(cached.files), `${what}: the edit is in the cached build's output`);
+  return cached;
+}
+
+const text = (files: BuildResult['files'], path: string) => Buffer.from(files.get(path) ?? '').toString('utf8');
+
+cache('an unchanged build reads every page back and writes the same bytes as a cold build', async () => {
+  const cold = await build();
+  const pages = cold.pages.length;
+  assert.equal(cold.rendered, { kept: 0, made: pages }, 'the first build renders every page');
+  const warm = await build();
+  assert.equal(warm.rendered, { kept: pages, made: 0 }, 'nothing changed: no page is rendered again');
+  assertSameOutput(warm, cold, 'unchanged');
+  assertSameOutput(warm, await build(false), 'unchanged');
+});
+
+cache('a content edit every page shows renders every page again', async () => {
+  const result = await afterEdit('content/copy.ts', (t) => t.replace(/tagline: '[^']*'/, "tagline: 'Cache test tagline'"), (f) => text(f, 'contact/index.html').includes('Cache test tagline'), 'content');
+  assert.equal(result.rendered.made, result.pages.length);
+});
+
+cache('a component edit is never served from an older render', async () => {
+  await afterEdit('src/site/components/Footer.tsx', (t) => t.replace('className="site-footer"', 'className="site-footer" data-cache-test="1"'), (f) => text(f, 'index.html').includes('data-cache-test="1"'), 'component');
+});
+
+cache('an island edit makes a new client bundle', async () => {
+  const before = (await build()).files;
+  await afterEdit('src/site/islands/contact-form.tsx', (t) => t.replace('useState(false)', "useState((globalThis as { cacheTest?: boolean }).cacheTest ?? false)"), (f) => [...f.keys()].some((path) => path.endsWith('.js') && !before.has(path)), 'island');
+});
+
+cache('a CSS edit keeps the renders but selects critical CSS again', async () => {
+  const result = await afterEdit('src/site/styles/pages.css', (t) => t.replace(/^\.page-hero \{\n/m, '.page-hero {\n  outline-offset: 7px;\n'), (f) => text(f, 'contact/index.html').includes('outline-offset:7px'), 'CSS');
+  assert.is(result.rendered.made, 0, 'the stylesheet is not part of a render');
+});
+
+cache('a template edit reaches every document', async () => {
+  await afterEdit('templates/document.html', (t) => t.replace('<meta charset="utf-8">', '<meta charset="utf-8">\n<meta name="x-cache-test" content="1">'), (f) => text(f, 'index.html').includes('x-cache-test'), 'template');
+});
+
+cache('a config edit renders the pages again', async () => {
+  const result = await afterEdit('site.config.ts', (t) => t.replace("name: 'Soundmark Music Group'", "name: 'Cache Test Group'"), (f) => text(f, 'index.html').includes('Cache Test Group'), 'config');
+  assert.is(result.rendered.made, result.pages.length);
+});
+
+cache('a deleted cache is made again', async () => {
+  rmSync(PageCache.fileFor(projectPaths(config).cache, config, '/'), { force: true });
+  const result = await build();
+  assert.equal(result.rendered, { kept: 0, made: result.pages.length });
+});
+
+cache.run();
+
+const bundles = suite('page cache: client bundle');
+
+bundles('a kept bundle is read back while every file it read is unchanged, and never after one changed', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'site-gen-page-cache-'));
+  try {
+    const island = join(dir, 'island.tsx');
+    writeFileSync(island, 'export default 1;');
+    const bundle = { files: new Map([['assets/a-1.js', new Uint8Array([1, 2, 3])]]), pages: new Map([['dev', { entry: '/assets/a-1.js', files: ['assets/a-1.js'] }]]), inputs: [island], captureScript: 'capture();' };
+    const first = PageCache.open(dir, join(dir, 'site.config.ts'), '/', 'dev');
+    assert.is(first.bundle('k'), undefined, 'nothing kept yet');
+    first.setBundle('k', bundle);
+    await first.save();
+
+    const read = PageCache.open(dir, join(dir, 'site.config.ts'), '/', 'dev').bundle('k');
+    assert.ok(read, 'the next session reads it back');
+    assert.equal([...read!.files.keys()], ['assets/a-1.js']);
+    assert.equal([...read!.files.get('assets/a-1.js')!], [1, 2, 3]);
+    assert.equal(read!.pages.get('dev'), bundle.pages.get('dev'));
+    assert.equal(read!.inputs, [island]);
+
+    writeFileSync(island, 'export default 2;');
+    assert.is(PageCache.open(dir, join(dir, 'site.config.ts'), '/', 'dev').bundle('k'), undefined, 'an edited island is bundled again');
+    assert.is(PageCache.open(dir, join(dir, 'site.config.ts'), '/', 'build').bundle('k'), undefined, 'build and watch keep separate files');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+bundles.run();
