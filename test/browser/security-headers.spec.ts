@@ -25,7 +25,7 @@ test('dist/_headers has the policy: header CSP with frame-ancestors, HSTS, nosni
 
 test('every response of site-gen serve carries exactly the headers of dist/_headers', async ({ page, request }) => {
   await page.goto('/');
-  const script = await page.locator('script[type=module][src]').first().getAttribute('src');
+  const script = await page.locator('script[data-entry]').first().getAttribute('data-entry');
   const stylesheet = await page.locator('link#site-css').getAttribute('href');
   const expected = Object.fromEntries(Object.entries(builtHeaders()).map(([name, value]) => [name.toLowerCase(), value]));
   const paths = ['/', '/contact', '/contact/', '/index.html', '/no-such-page', '/favicon.svg', '/sitemap.xml', '/robots.txt', script!, stylesheet!];
