@@ -5,6 +5,7 @@ import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { S3Client } from '@aws-sdk/client-s3';
+import type { DeployOptions } from '../../src/deploy/options.ts';
 
 interface S3rverOptions {
   address: string;
@@ -110,5 +111,26 @@ export async function startS3rver(options: StartOptions = {}): Promise<S3rverHan
       for (const client of clients) client.destroy();
       if (ownsDirectory) await rm(directory, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * A deploy of `out` to `bucket` through `client` as the tests run it: no prefix, no dry run, four requests at a time,
+ * retries a few milliseconds apart; what it prints goes to `write`. `extra` overrides any of it.
+ */
+export function testDeployOptions(client: S3Client, bucket: string, out: string, write: (chunk: string) => void, extra: Partial<DeployOptions> = {}): DeployOptions {
+  return {
+    outDir: out,
+    bucket,
+    prefix: '',
+    dryRun: false,
+    maxDeletes: 256,
+    concurrency: 4,
+    gzip: false,
+    configureWebsite: false,
+    client,
+    output: { write },
+    retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 5 },
+    ...extra,
   };
 }

@@ -17,7 +17,7 @@ import type { Target } from '../../src/deploy/targets.ts';
 import { looksHashed } from '../../src/http/policy.ts';
 import { CdnError, EXIT_CDN_NOT_INVALIDATED, UsageError } from '../../src/errors.ts';
 import { startCloudFrontStandIn, type CloudFrontStandIn } from '../helpers/cloudfront.ts';
-import { S3RVER_CREDENTIALS, startS3rver, type S3rverHandle } from '../helpers/s3rver.ts';
+import { S3RVER_CREDENTIALS, startS3rver, testDeployOptions, type S3rverHandle } from '../helpers/s3rver.ts';
 
 const DISTRIBUTION = 'E2TESTDIST0001';
 const CONTACT_PATHS = ['/contact', '/contact/', '/contact/index.html'];
@@ -182,28 +182,20 @@ async function freshBucket(): Promise<{ bucket: string; out: string }> {
 
 async function run(bucket: string, out: string, cloudfront: Partial<CloudFrontOptions> = {}, extra: Partial<DeployOptions> = {}) {
   let output = '';
-  const result = await deploy({
-    outDir: out,
-    bucket,
-    prefix: '',
-    dryRun: false,
-    maxDeletes: 256,
-    concurrency: 4,
-    gzip: false,
-    configureWebsite: false,
-    client: h.client,
-    output: { write: (chunk: string) => void (output += chunk) },
-    retry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 5 },
-    cloudfront: {
-      distribution: DISTRIBUTION,
-      maxPaths: 100,
-      wait: false,
-      client: h.cdnClient,
-      waitPolicy: { firstDelayMs: 5, maxDelayMs: 20, timeoutMs: 10_000 },
-      ...cloudfront,
-    },
-    ...extra,
-  });
+  const result = await deploy(
+    testDeployOptions(h.client, bucket, out, (chunk) => void (output += chunk), {
+      retry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 5 },
+      cloudfront: {
+        distribution: DISTRIBUTION,
+        maxPaths: 100,
+        wait: false,
+        client: h.cdnClient,
+        waitPolicy: { firstDelayMs: 5, maxDelayMs: 20, timeoutMs: 10_000 },
+        ...cloudfront,
+      },
+      ...extra,
+    }),
+  );
   return { result, output };
 }
 

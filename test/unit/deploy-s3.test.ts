@@ -18,7 +18,7 @@ import * as assert from 'uvu/assert';
 import { deploy } from '../../src/deploy/deploy.ts';
 import type { DeployOptions } from '../../src/deploy/options.ts';
 import { DeployError } from '../../src/errors.ts';
-import { startS3rver, type S3rverHandle } from '../helpers/s3rver.ts';
+import { startS3rver, testDeployOptions, type S3rverHandle } from '../helpers/s3rver.ts';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'public, max-age=0, must-revalidate';
@@ -87,20 +87,7 @@ interface Run {
 async function run(bucket: string, out: string, extra: Partial<DeployOptions> = {}): Promise<Run> {
   let output = '';
   h.calls.length = 0;
-  const result = await deploy({
-    outDir: out,
-    bucket,
-    prefix: '',
-    dryRun: false,
-    maxDeletes: 256,
-    concurrency: 4,
-    gzip: false,
-    configureWebsite: false,
-    client: h.client,
-    output: { write: (chunk: string) => void (output += chunk) },
-    retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 5 },
-    ...extra,
-  });
+  const result = await deploy(testDeployOptions(h.client, bucket, out, (chunk) => void (output += chunk), extra));
   const puts = h.calls.filter((call) => call.startsWith('PutObject ') && !call.includes('.site-gen/')).map((call) => call.slice('PutObject '.length));
   return { output, result, puts };
 }
@@ -428,20 +415,11 @@ failure('a server stopped mid-deploy fails naming the file, uploads no page befo
   const out = join(tmp, 'dist');
   await writeSite(out, baseSite());
   let output = '';
-  const options: DeployOptions = {
-    outDir: out,
-    bucket: 'interrupted',
-    prefix: '',
-    dryRun: false,
-    maxDeletes: 256,
+  const options = testDeployOptions(client, 'interrupted', out, (chunk) => void (output += chunk), {
     concurrency: 1,
-    gzip: false,
-    configureWebsite: false,
-    client,
     endpoint: server.endpoint,
-    output: { write: (chunk: string) => void (output += chunk) },
     retry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 5 },
-  };
+  });
   try {
     try {
       await deploy(options);
