@@ -111,6 +111,7 @@ export async function bundleClient(options: BundleOptions): Promise<ClientBundle
   const files = new Map<string, Uint8Array>();
   const scripts = new Map<string, PageScripts>();
   if (pages.length === 0) return { files, pages: scripts, inputs: [], captureScript: '' };
+  const capture = captureScript(options);
 
   const entries: Plugin = {
     name: 'site-gen-entries',
@@ -170,17 +171,25 @@ export async function bundleClient(options: BundleOptions): Promise<ClientBundle
   const inputs = Object.keys(result.metafile.inputs)
     .filter((p) => !p.includes(':') && !p.includes('node_modules'))
     .map((p) => join(options.root, p));
-  return { files, pages: scripts, inputs, captureScript: await captureScript(options) };
+  return { files, pages: scripts, inputs, captureScript: await capture };
 }
 
+// The capture script is the tool's own code: built once per process and browser target, not on every rebuild.
+const captureScripts = new Map<string, Promise<string>>();
+
 /** The capture script as one classic inline script: it must run while the page is parsed, before any module. */
-async function captureScript(options: BundleOptions): Promise<string> {
-  const result = await build({
-    ...browserBuildOptions(options.root, options.target, true),
-    entryPoints: [runtimeCapture],
-    format: 'iife',
-  });
-  return new TextDecoder().decode(result.outputFiles[0]!.contents).trim();
+function captureScript(options: BundleOptions): Promise<string> {
+  const key = JSON.stringify([options.root, options.target]);
+  let script = captureScripts.get(key);
+  if (!script) {
+    script = build({ ...browserBuildOptions(options.root, options.target, true), entryPoints: [runtimeCapture], format: 'iife' }).then((result) =>
+      new TextDecoder().decode(result.outputFiles[0]!.contents).trim(),
+    );
+    // A failed build is not kept: the next bundle tries again.
+    script.catch(() => captureScripts.delete(key));
+    captureScripts.set(key, script);
+  }
+  return script;
 }
 
 /** Metafile output paths are relative to the working folder: make them relative to the output folder. */
