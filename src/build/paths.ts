@@ -3,11 +3,27 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The folder site-gen itself is installed in (this repository). */
-export const toolRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+/**
+ * Set by the tool's compile (src/tool/compile.js) to the way from the compiled modules' folder to the tool's folder;
+ * undefined when the tool runs from source (under tsx, as the unit tests run it).
+ */
+declare const SITE_GEN_TOOL_ROOT: string | undefined;
 
-/** The public entry: what a site imports as `site-gen`, and the one instance of it the tool and the site's code share. */
+const here = dirname(fileURLToPath(import.meta.url));
+const compiled = typeof SITE_GEN_TOOL_ROOT === 'string';
+
+/** The folder site-gen itself is installed in (this repository). */
+export const toolRoot = compiled ? resolve(here, SITE_GEN_TOOL_ROOT) : resolve(here, '../..');
+
+/** The public entry's source: what a site imports as `site-gen`, bundled into the browser's scripts. */
 export const publicEntry = join(toolRoot, 'src/index.ts');
+
+/**
+ * The public entry as the running tool has loaded it: what a site's code run by Node imports as `site-gen`, so the
+ * renderer and the site's pages share one instance (one island registry, one base context). The compiled index.js
+ * beside this module when the tool runs compiled, the source when it runs under tsx.
+ */
+export const loadedPublicEntry = compiled ? join(here, 'index.js') : publicEntry;
 
 export interface ProjectPaths {
   root: string;

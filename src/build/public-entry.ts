@@ -3,7 +3,7 @@
 // island registry and one base context.
 import type { Plugin } from 'esbuild';
 import { pathToFileURL } from 'node:url';
-import { publicEntry } from './paths.ts';
+import { loadedPublicEntry, publicEntry } from './paths.ts';
 
 const SPECIFIER = /^site-gen$/;
 
@@ -11,7 +11,7 @@ const SPECIFIER = /^site-gen$/;
 export const publicEntryForNode: Plugin = {
   name: 'site-gen-public-entry',
   setup(build) {
-    build.onResolve({ filter: SPECIFIER }, () => ({ path: pathToFileURL(publicEntry).href, external: true }));
+    build.onResolve({ filter: SPECIFIER }, () => ({ path: pathToFileURL(loadedPublicEntry).href, external: true }));
   },
 };
 
