@@ -1,7 +1,7 @@
 // `site-gen build`: renders the site into the output folder and prints what each page weighs.
 import type { Command } from 'commander';
 import { relative } from 'node:path';
-import { buildSite, type BuildResult } from '../build/build.ts';
+import type { BuildResult } from '../build/build.ts';
 
 interface BuildFlags {
   config: string;
@@ -21,6 +21,9 @@ export function addBuildCommand(program: Command): void {
     .option('--json', 'print the summary as JSON instead of a table')
     .option('--no-cache', 'make every page, script and compressed file again, ignoring node_modules/.cache/site-gen')
     .action(async (flags: BuildFlags) => {
+      // Loaded when the command runs: the build's packages (esbuild, lightningcss, linkedom, React's renderer) are most
+      // of the start-up time, which --help and the other commands do not need to pay.
+      const { buildSite } = await import('../build/build.ts');
       const result = await buildSite({ config: flags.config, out: flags.out, base: flags.base, cache: flags.cache });
       process.stdout.write(flags.json ? `${JSON.stringify(summaryJson(result, flags.out), null, 2)}\n` : summaryTable(result, flags.out));
     });

@@ -3,7 +3,6 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { UsageError } from '../errors.ts';
-import { createStaticServer } from '../dev/server.ts';
 import { HEADERS_FILE, readHeadersFile } from '../http/headers-file.ts';
 
 interface ServeFlags {
@@ -54,6 +53,7 @@ async function serve(flags: ServeFlags): Promise<void> {
     );
   }
 
+  const { createStaticServer } = await import('../dev/server.ts');
   const server = createStaticServer({ dir, host: flags.host, port });
   const { url } = await server.listen();
   const stopping = stopRequested();
