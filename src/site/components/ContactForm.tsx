@@ -1,5 +1,5 @@
 // The contact form: seven fields (names from the spec), browser-level validation, and the terms consent.
-import { Send } from 'lucide-react';
+import Send from 'lucide-react/icons/send';
 import type { FormHTMLAttributes } from 'react';
 import type { Copy } from '../../../content/schema.ts';
 import { Button } from './Button.tsx';

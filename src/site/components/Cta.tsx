@@ -1,5 +1,5 @@
 // The call-to-action block (#cta). Compact mode keeps the badge, headline and 'Book Appointment' only.
-import { ArrowRight } from 'lucide-react';
+import ArrowRight from 'lucide-react/icons/arrow-right';
 import type { Copy } from '../../../content/schema.ts';
 import { useWithBase } from 'site-gen';
 import { cx } from '../lib/cx.ts';

@@ -1,5 +1,5 @@
 // One question of the FAQ accordion: a real disclosure button in a heading, and its answer panel.
-import { Plus } from 'lucide-react';
+import Plus from 'lucide-react/icons/plus';
 import type { FaqEntry } from '../../../content/schema.ts';
 
 export interface FaqItemProps {

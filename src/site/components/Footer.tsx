@@ -1,5 +1,6 @@
 // The site footer: brand and socials, Quick Links (from 640 px), the Contact column (#contact), newsletter, copyright and legal links.
-import { Mail, MapPin } from 'lucide-react';
+import Mail from 'lucide-react/icons/mail';
+import MapPin from 'lucide-react/icons/map-pin';
 import type { ReactNode } from 'react';
 import { useWithBase } from 'site-gen';
 import type { Company, Copy, Navigation } from '../../../content/schema.ts';

@@ -1,5 +1,5 @@
 // The first screen of the home page (#home): tagline, introduction and the two calls to action.
-import { ArrowRight } from 'lucide-react';
+import ArrowRight from 'lucide-react/icons/arrow-right';
 import type { Copy } from '../../../content/schema.ts';
 import { useWithBase } from 'site-gen';
 import { Badge } from './Badge.tsx';

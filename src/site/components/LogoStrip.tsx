@@ -1,5 +1,6 @@
 // The looping strip of partner logos: the list twice in a row, so the loop has no seam; the copy is hidden from assistive tech.
-import { Pause, Play } from 'lucide-react';
+import Pause from 'lucide-react/icons/pause';
+import Play from 'lucide-react/icons/play';
 import type { Partner } from '../../../content/schema.ts';
 import { PartnerLogo } from './PartnerLogo.tsx';
 

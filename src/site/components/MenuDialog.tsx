@@ -1,7 +1,7 @@
 // The interactive menu: a modal dialog (focus trapped, Escape and the close button close it, focus goes back to the
 // menu button), a right-side drawer from 768 px and a full-screen overlay below (styles/header.css). Loaded on first use.
 import { Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
-import { X } from 'lucide-react';
+import X from 'lucide-react/icons/x';
 import { useEffect, useRef, type KeyboardEvent, type MouseEvent } from 'react';
 import { goToHash, inPageHash } from '../lib/anchors.ts';
 import { MenuLinks, type MenuLinksProps } from './MenuLinks.tsx';

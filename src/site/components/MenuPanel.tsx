@@ -1,6 +1,6 @@
 // The menu without JavaScript: a panel shown while it is the URL's :target (full-screen under 768 px, a drawer from 768 px).
 import type { NavLink } from '../../../content/schema.ts';
-import { X } from 'lucide-react';
+import X from 'lucide-react/icons/x';
 import { MENU_BUTTON_ID, MENU_ID } from './SiteMenu.tsx';
 import { MenuLinks } from './MenuLinks.tsx';
 

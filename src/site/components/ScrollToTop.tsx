@@ -1,5 +1,5 @@
 // The round button at the bottom left that goes back to the top of the page.
-import { ArrowUp } from 'lucide-react';
+import ArrowUp from 'lucide-react/icons/arrow-up';
 
 /**
  * A link to "#", which HTML defines as the top of the document: it works without JavaScript, and where the browser

@@ -1,5 +1,5 @@
 // The header's "Menu" control: a link to the no-JS panel in the server HTML, a button opening the menu dialog once hydrated.
-import { Menu } from 'lucide-react';
+import Menu from 'lucide-react/icons/menu';
 import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import type { NavLink } from '../../../content/schema.ts';
 import { useHydrated } from '../lib/hooks.ts';

@@ -1,5 +1,7 @@
 // The header's theme switch: light, dark or system, kept in localStorage and applied to <html> at once.
-import { Monitor, Moon, Sun } from 'lucide-react';
+import Monitor from 'lucide-react/icons/monitor';
+import Moon from 'lucide-react/icons/moon';
+import Sun from 'lucide-react/icons/sun';
 import { useEffect, useId, useState, type ChangeEvent } from 'react';
 import { THEME_CHOICES, applyTheme, parseChoice, readChoice, storeChoice, watchSystemTheme, type ThemeChoice, type ThemeColors } from '../lib/theme.ts';
 import { Tooltip } from './Tooltip.tsx';
