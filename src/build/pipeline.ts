@@ -12,9 +12,7 @@ import { bundleClient, entrySource, type ClientBundle, type PageIslands } from '
 import { assertNoBrokenLinks, findBrokenLinks } from './check.ts';
 import type { Compressor } from './compress.ts';
 import { loadConfig } from './config.ts';
-import { compileStylesheet, type CompiledStylesheet } from './css.ts';
-import { criticalCss } from './critical.ts';
-import { matchedAttributes, pageShape } from './critical/shape.ts';
+import type { CompiledStylesheet } from './css.ts';
 import { checkTemplate } from './document.ts';
 import { EsbuildCache } from './esbuild-cache.ts';
 import { findModule, type ProjectPaths } from './paths.ts';
@@ -120,6 +118,14 @@ interface SiteState {
   inputs: string[];
 }
 
+/** Critical CSS's code and packages (linkedom, postcss): loaded while esbuild bundles the scripts, not at start-up. */
+type CriticalCode = typeof import('./critical.ts') & typeof import('./critical/shape.ts');
+let criticalCode: Promise<CriticalCode> | undefined;
+function loadCriticalCode(): Promise<CriticalCode> {
+  criticalCode ??= Promise.all([import('./critical.ts'), import('./critical/shape.ts')]).then(([critical, shape]) => ({ ...critical, ...shape }));
+  return criticalCode;
+}
+
 export class Pipeline {
   readonly paths: ProjectPaths;
   readonly #options: PipelineOptions;
@@ -142,6 +148,7 @@ export class Pipeline {
   #derivedOnRequest = 0;
   #islands: string | undefined;
   #client: ClientBundle | undefined;
+  #criticalCode: CriticalCode | undefined;
 
   constructor(options: PipelineOptions) {
     this.paths = options.paths;
@@ -214,9 +221,11 @@ export class Pipeline {
     const ready = Promise.all(STAGES.map(start));
     // Critical CSS needs only the stylesheet and the pages: derived on this thread while esbuild bundles on another core.
     const critical = Promise.all([start('stylesheet'), start('render')]).then(async (needs) => {
-      if (!needs.every(Boolean) || this.#options.mode === 'dev') return 0;
+      if (!needs.every(Boolean)) return 0;
       await new Promise((resolve) => setImmediate(resolve)); // the bundle stage hands esbuild its work first
       const began = performance.now();
+      this.#criticalCode ??= await loadCriticalCode();
+      if (this.#options.mode === 'dev') return 0;
       const count = this.#deriveCritical();
       times.critical = Math.round(performance.now() - began);
       return count;
@@ -259,6 +268,8 @@ export class Pipeline {
         this.#publicFiles = await readTree(paths.public);
         return 'public/';
       case 'stylesheet':
+        // Imported when first needed: lightningcss loads while esbuild compiles the site's code.
+        const { compileStylesheet } = await import('./css.ts');
         this.#stylesheet = await compileStylesheet({ entry: paths.stylesheet, browserslist: this.#config!.build.browserslist, base });
         return 'CSS';
       case 'content': {
@@ -336,6 +347,7 @@ export class Pipeline {
     const css = this.#stylesheet!.css;
     const kept = this.#critical.get(file);
     if (kept?.css === css && kept.html === html) return { critical: kept.critical, derived: false };
+    const { criticalCss, matchedAttributes, pageShape } = this.#criticalCode!;
     if (this.#byShape.css !== css) this.#byShape = { css, attributes: matchedAttributes(css), critical: new Map() };
     const { attributes, critical: byShape } = this.#byShape;
     // Pages of one template share a shape: the rules are selected once for all of them.
