@@ -88,7 +88,7 @@ export async function timeBuilds(options: BuildTimesOptions): Promise<BuildTimes
   const warm: BuildRun[] = [];
   let summary: BuildSummary | undefined;
   for (let i = 0; i < options.runs; i++) {
-    // Cold: no site-gen cache and no tsx compile cache, as on a fresh checkout.
+    // Cold: no site-gen cache (so no compiled tool either), as on a fresh checkout.
     await rm(cache, { recursive: true, force: true });
     cold.push((await runBuild(options.root, options.out, { TSX_DISABLE_CACHE: '1' })).run);
     const next = await runBuild(options.root, options.out);
