@@ -23,14 +23,15 @@ const UNUSED_MS = 24 * 60 * 60 * 1000;
  */
 export function toolSources(root = toolRoot) {
   const files = ['package.json', 'package-lock.json', 'tsconfig.json'].map((file) => join(root, file)).filter((file) => existsSync(file));
-  const site = join(root, 'src', 'site') + sep;
-  for (const dir of ['src', 'bin']) {
-    if (!existsSync(join(root, dir))) continue;
-    for (const entry of readdirSync(join(root, dir), { recursive: true, withFileTypes: true })) {
-      const file = join(entry.parentPath, entry.name);
-      if (entry.isFile() && !file.startsWith(site)) files.push(file);
+  const site = join(root, 'src', 'site');
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory() && path !== site) walk(path);
+      else if (entry.isFile()) files.push(path);
     }
-  }
+  };
+  for (const dir of ['src', 'bin']) if (existsSync(join(root, dir))) walk(join(root, dir));
   return files.sort();
 }
 
