@@ -226,7 +226,7 @@ export class Pipeline {
       const began = performance.now();
       this.#criticalCode ??= await loadCriticalCode();
       if (this.#options.mode === 'dev') return 0;
-      const count = this.#deriveCritical();
+      const count = await this.#deriveCritical();
       times.critical = Math.round(performance.now() - began);
       return count;
     });
@@ -328,8 +328,12 @@ export class Pipeline {
     }
   }
 
-  /** Each page's critical CSS, derived again where the page's HTML or the stylesheet changed; returns how many were. */
-  #deriveCritical(): number {
+  /**
+   * Each page's critical CSS, derived again where the page's HTML or the stylesheet changed; returns how many were.
+   * Hands the event loop back after each page it derives: the client bundle finishes on esbuild's side meanwhile, and
+   * its result (and the compressions it starts) should not wait for every page's selection.
+   */
+  async #deriveCritical(): Promise<number> {
     const files = new Set<string>();
     let derived = 0;
     const css = this.#stylesheet!.css;
@@ -339,7 +343,10 @@ export class Pipeline {
       files.add(file);
       const kept = key ? this.#options.cache!.page(key) : undefined;
       if (kept && kept.cssKey === cssKey) this.#critical.set(file, { css, html: page.html, critical: kept.critical });
-      else if (this.#criticalFor(file, page.html).derived) derived += 1;
+      else if (this.#criticalFor(file, page.html).derived) {
+        derived += 1;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
     }
     for (const file of this.#critical.keys()) if (!files.has(file)) this.#critical.delete(file);
     return derived;
