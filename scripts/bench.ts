@@ -86,7 +86,7 @@ async function main(): Promise<void> {
   const variants: Record<VariantName, VariantResult> = {
     'site-gen': {
       name: 'site-gen',
-      description: 'the site as built: static HTML with inline critical CSS, full stylesheet loaded without blocking, an inline script that holds input and imports the island runtime after the load event and first paint; React and island code when needed.',
+      description: 'the site as built: static HTML with inline critical CSS; the full stylesheet and the web fonts after the first contentful paint; an inline script that holds input and imports the island runtime after the load event and first paint; React and island code when needed.',
       out: outs['site-gen'],
       pages: await weighVariant(outs['site-gen'], build.summary.pages, false),
       lighthouse: {},

@@ -66,6 +66,11 @@ async function main(): Promise<void> {
         for (const { name, path: pagePath } of PAGES) {
           await page.goto(base + pagePath, { waitUntil: 'networkidle' });
           await page.evaluate('document.fonts.ready');
+          // A full-page capture does not render what content-visibility: auto skips off screen (sections below the first
+          // screen): render those as when they come into view, with the paint containment auto gives them.
+          await page.evaluate(`for (const el of document.querySelectorAll('body *')) {
+            if (getComputedStyle(el).contentVisibility === 'auto') { el.style.contentVisibility = 'visible'; el.style.contain = 'layout style paint'; }
+          }`);
           const file = path.join(outDir, `${name}-${width}-${theme}.png`);
           await page.screenshot({ path: file, fullPage: true });
           console.log(path.relative(process.cwd(), file));

@@ -5,6 +5,7 @@ import { RenderError, TemplateError } from '../errors.ts';
 import type { HeadContent } from '../head.ts';
 import { PAGE_INDEPENDENT_CSP } from '../http/policy.ts';
 import type { PageHead } from '../routes.ts';
+import { isSwapFace } from './critical/usage.ts';
 import { escapeAttribute } from './render.tsx';
 
 export interface DocumentParts {
@@ -43,8 +44,23 @@ export function checkTemplate(template: string, file: string): void {
   }
 }
 
-/** Switches the full stylesheet (loaded with media="print", so it does not block first paint) on once it has loaded. */
-export const STYLESHEET_SWITCH = '(function(){var l=document.getElementById("site-css");if(l){if(l.sheet)l.media="all";else l.addEventListener("load",function(){l.media="all"})}})();';
+/**
+ * Adds the full stylesheet (the script's data-href) once the page has painted its first content from the inline
+ * critical CSS, so that neither the stylesheet nor the web fonts it declares (swap faces are left out of the critical
+ * CSS) are fetched while the HTML is arriving and the first frame is laid out: on a slow link they would share its
+ * bandwidth, and a font that arrives before the first paint makes the browser lay the text out twice. The critical
+ * CSS styles the whole page, so the stylesheet changes nothing on screen when it applies. Browsers without paint
+ * timing get it after the load event and a rendered frame. Without JavaScript, a <noscript> link loads it at once.
+ */
+export const STYLESHEET_LOADER = [
+  '(function(){var d=document,s=d.currentScript,h=s&&s.dataset.href,done=0;',
+  'function add(){if(done||!h)return;done=1;var l=d.createElement("link");l.rel="stylesheet";l.href=h;l.id="site-css";d.head.appendChild(l)}',
+  'var P=window.PerformanceObserver;',
+  'if(P&&P.supportedEntryTypes&&P.supportedEntryTypes.indexOf("paint")>=0){',
+  'new P(function(list,o){if(list.getEntriesByName("first-contentful-paint").length){o.disconnect();add()}}).observe({type:"paint",buffered:true})',
+  '}else{var later=function(){requestAnimationFrame(function(){setTimeout(add)})};if(d.readyState==="complete")later();else addEventListener("load",later)}',
+  '})();',
+].join('');
 
 export function sha256(text: string): string {
   return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
@@ -82,7 +98,7 @@ export function renderDocument(parts: DocumentParts): string {
   const siteHead = parts.siteHead ?? {};
   const capture = parts.script ? parts.captureScript : undefined;
   if (parts.script && !capture) throw new RenderError(`${parts.path} has islands but no capture script to start them; this is a bug in site-gen.`);
-  const inlineScripts = [...(siteHead.scripts ?? []), STYLESHEET_SWITCH];
+  const inlineScripts = [...(siteHead.scripts ?? []), STYLESHEET_LOADER];
   const critical = parts.criticalCss;
   const a = escapeAttribute;
   const tags = [
@@ -101,9 +117,9 @@ export function renderDocument(parts: DocumentParts): string {
     `<meta name="twitter:card" content="${site.ogImage ? 'summary_large_image' : 'summary'}">`,
     critical ? `<style>${critical}</style>` : '',
     ...(parts.fontPreloads ?? []).map((href) => `<link rel="preload" href="${a(href)}" as="font" type="font/woff2" crossorigin>`),
-    `<link rel="stylesheet" href="${a(parts.stylesheet)}" media="print" id="site-css">`,
     `<noscript><link rel="stylesheet" href="${a(parts.stylesheet)}"></noscript>`,
-    ...inlineScripts.map((script) => `<script>${script}</script>`),
+    ...(siteHead.scripts ?? []).map((script) => `<script>${script}</script>`),
+    `<script data-href="${a(parts.stylesheet)}">${STYLESHEET_LOADER}</script>`,
     capture ? `<script data-entry="${a(parts.script!)}">${capture}</script>` : '',
     ...(parts.extraScripts ?? []).map((src) => `<script type="module" src="${a(src)}"></script>`),
     ...(siteHead.jsonLd ?? []).map((data) => `<script type="application/ld+json">${scriptJson(data)}</script>`),
@@ -127,7 +143,7 @@ export function fillTemplate(template: string, parts: { lang: string; base: stri
  * nothing). Any other face (`block`, `fallback`, `optional`, `auto`) wants its own font in the first paint: preloaded.
  */
 export function fontUrls(css: string): string[] {
-  const faces = [...css.matchAll(/@font-face\s*\{[^}]*\}/g)].map((face) => face[0]).filter((face) => !/font-display\s*:\s*swap\b/.test(face));
+  const faces = [...css.matchAll(/@font-face\s*\{[^}]*\}/g)].map((face) => face[0]).filter((face) => !isSwapFace(face));
   const urls = faces.flatMap((face) => [...face.matchAll(/url\(\s*["']?([^"')]+\.woff2)["']?\s*\)/g)].map((m) => m[1]!));
   return [...new Set(urls)];
 }

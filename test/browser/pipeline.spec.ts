@@ -59,5 +59,7 @@ test('routes answer like a static host', async ({ page, problems }) => {
 test('the inline script of the site\'s head hook runs under the CSP, and the full stylesheet loads', async ({ page }) => {
   await page.goto('/');
   await expect(page.locator('html')).toHaveAttribute('data-js', 'on');
-  await expect(page.locator('#site-css')).toHaveAttribute('media', 'all');
+  // Added by the inline loader once the page has painted from its critical CSS.
+  await expect(page.locator('link#site-css')).toHaveAttribute('rel', 'stylesheet');
+  await expect.poll(() => page.evaluate(() => (document.getElementById('site-css') as HTMLLinkElement).sheet !== null)).toBe(true);
 });

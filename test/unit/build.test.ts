@@ -101,6 +101,18 @@ output('each page inlines only the CSS its markup uses', () => {
   assert.match(text(files, 'index.html'), new RegExp(`<noscript><link rel="stylesheet" href="/${full}"></noscript>`), 'readable without JavaScript');
 });
 
+output('the full stylesheet is not fetched before the first paint: the script that adds it after names it', () => {
+  const full = [...files.keys()].find((f) => /^assets\/site-[0-9a-f]{8}\.css$/.test(f))!;
+  const pages = [...files.keys()].filter((f) => f.endsWith('.html'));
+  assert.ok(pages.length >= 2);
+  for (const page of pages) {
+    const html = text(files, page);
+    assert.not.match(html.replace(/<noscript>.*?<\/noscript>/gs, ''), /<link[^>]+rel="stylesheet"/, `${page}: no stylesheet link outside <noscript>`);
+    const loader = parseHTML(html).document.querySelector('script[data-href]');
+    assert.is(loader?.getAttribute('data-href'), `/${full}`, `${page}: the inline loader adds the full stylesheet once the page has painted`);
+  }
+});
+
 output('a swap face is not preloaded: it paints in its fallback and does not hold the first paint back', () => {
   const css = '@font-face{font-family:A;font-display:swap;src:url(/a.woff2)format("woff2")}@font-face{font-family:B;font-display:fallback;src:url(/b.woff2)format("woff2")}@font-face{font-family:C;src:url(/c.woff2)}';
   assert.equal(fontUrls(css), ['/b.woff2', '/c.woff2']);

@@ -132,6 +132,12 @@ critical('keeps @font-face only for families that kept rules use, also through c
   assert.equal(fontFamilies(direct), ['Anton'], 'a family named directly in font-family');
 });
 
+critical('leaves out a used font-display: swap face, which comes with the full stylesheet after the first paint; keeps its local() fallback', () => {
+  const css = '@font-face{font-family:Body;font-display:swap;src:url(body.woff2)}@font-face{font-family:Body Fallback;src:local(Arial);size-adjust:107%}p{font-family:Body,Body Fallback,sans-serif}';
+  assert.equal(fontFamilies(criticalCss(css, '<p>Text</p>')), ['Body Fallback'], 'the first paint uses the fallback; the web font is not fetched before it');
+  assert.equal(fontFamilies(criticalCss(css.replace('swap', 'fallback'), '<p>Text</p>')), ['Body', 'Body Fallback'], 'a face that wants to be in the first paint stays (and is preloaded)');
+});
+
 critical('keeps @keyframes only when a kept rule animates with them, directly or through a custom property', () => {
   const onContact = atRules(criticalCss(siteCss, contact));
   assert.ok(onContact.includes('@keyframes spin'), `spin is used through var(--spin): ${onContact.join(' | ')}`);
@@ -220,7 +226,7 @@ critical('selects from a stylesheet compiled by compileStylesheet', async () => 
   const { css } = await compileStylesheet({ entry: `${fixtures}site/main.css`, browserslist: ['defaults'] });
   const page = criticalCss(css, '<article class="card"><h2 class="card__title">Title</h2></article>');
   assert.ok(page.includes('.card .card__title{font-family:Anton,sans-serif}'), page);
-  assert.equal(fontFamilies(page), ['Anton'], 'the title uses Anton');
+  assert.equal(fontFamilies(page), [], "the title uses Anton, whose @fontsource face swaps: it comes with the full stylesheet, after the first paint");
   assert.not.ok(page.includes('.remote'), page);
 });
 

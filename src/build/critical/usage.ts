@@ -15,7 +15,9 @@ export function keepUsedDefinitions(selection: Selection): void {
     fontFace.walkDecls(/^font-family$/i, (declaration) => {
       family = normalizeFamily(declaration.value);
     });
-    if (family && fontIsUsed(family)) selection.definitions.add(fontFace);
+    // A swap face is not critical: the text paints in its fallback, and the face comes with the full stylesheet,
+    // after the first paint, so its font never competes with the HTML (src/build/document.ts STYLESHEET_LOADER).
+    if (family && fontIsUsed(family) && !isSwapFace(fontFace.toString())) selection.definitions.add(fontFace);
   }
 
   const animationNames = new Set([...usage.animationValues, ...values].flatMap(identifiers));
@@ -31,6 +33,11 @@ export function keepUsedDefinitions(selection: Selection): void {
   for (const property of selection.properties) {
     if (usedProperties.has(property.params.trim())) selection.definitions.add(property);
   }
+}
+
+/** `font-display: swap`: the face's text paints at once in its fallback and swaps when the font arrives. */
+export function isSwapFace(fontFace: string): boolean {
+  return /font-display\s*:\s*swap\b/i.test(fontFace);
 }
 
 /** What kept declarations use: custom properties (defined and referenced), font families, animation names. */
