@@ -2,10 +2,14 @@
 import type { SiteConfig } from '../config.ts';
 import { entryName, routeFile } from './assemble.ts';
 import { normaliseBase } from './base-path.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BuildRecord } from './build-record.ts';
 import { assertWithinBudget } from './check.ts';
 import { byteLength, compressionCacheDir, Compressor } from './compress.ts';
 import { projectPaths } from './paths.ts';
 import { PageCache } from './page-cache.ts';
+import { PagesOnRequest } from './pages-on-request.ts';
 import { Pipeline, type PageOutput, type PipelineOutput, type StageTimes } from './pipeline.ts';
 import { assertSafeOutDir, withPrecompressed, writeOutput, type OutputFiles } from './write.ts';
 
@@ -33,7 +37,7 @@ export interface PageReport {
 export interface BuildResult {
   config: SiteConfig;
   pages: PageReport[];
-  /** Every output file, .br/.gz included. */
+  /** Every output file, .br/.gz included (read from the output folder when first asked for, after an unchanged build). */
   files: OutputFiles;
   /** Project files the build read. */
   inputs: string[];
@@ -41,8 +45,13 @@ export interface BuildResult {
   compressed: { fresh: number; cached: number };
   /** Pages read back from the page cache, and pages rendered (both 0 without the cache). */
   rendered: { kept: number; made: number };
-  /** Milliseconds of each step, from its start to its end; steps overlap (the stylesheet compiles while the site loads). */
-  times: StageTimes & { compress?: number; write?: number };
+  /** Nothing changed since the last build into this folder, which was checked and left as it was (see build-record.ts). */
+  upToDate: boolean;
+  /**
+   * Milliseconds of each step, from its start to its end; steps overlap (the stylesheet compiles while the site loads).
+   * `unchanged`: checking the inputs and the output folder against the last build's record.
+   */
+  times: StageTimes & { unchanged?: number; compress?: number; write?: number };
   ms: number;
 }
 
@@ -51,6 +60,15 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const base = normaliseBase(options.base);
   const paths = projectPaths(options.config);
   assertSafeOutDir(options.out, paths.root);
+  const since = (began: number) => Math.round(performance.now() - began);
+  // Before anything reads the project: the record takes the inputs' contents this build is made from.
+  const record = options.cache === false || options.write === false ? undefined : new BuildRecord(paths, { base, out: options.out });
+  const last = record?.check<PageReport>();
+  if (last) {
+    const files = new PagesOnRequest(new Map(), last.files, (file) => readFileSync(join(options.out, file)));
+    const none = { fresh: 0, cached: 0 };
+    return { config: last.config, pages: last.pages, files, inputs: last.inputs, compressed: none, rendered: { kept: 0, made: 0 }, upToDate: true, times: { unchanged: since(started) }, ms: since(started) };
+  }
   const compressor = new Compressor({ cacheDir: options.cache === false ? undefined : compressionCacheDir(paths.cache) });
   const cache = options.cache === false ? undefined : PageCache.open(paths.cache, paths.config, base);
   const pipeline = new Pipeline({ paths, base, mode: 'build', compressor, cache });
@@ -58,7 +76,6 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   if (!run.ok) throw run.error;
   const { output } = run;
   const times: BuildResult['times'] = { ...run.times };
-  const since = (began: number) => Math.round(performance.now() - began);
 
   // Every figure comes from the one compression of each file: the report, the budgets and the .br written agree.
   let began = performance.now();
@@ -70,9 +87,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   began = performance.now();
   if (options.write !== false) await writeOutput(options.out, files);
   times.write = since(began);
-  await cache?.save();
+  await Promise.all([cache?.save(), record?.save({ config: output.config, pages, inputs: output.inputs })]);
   const compressed = { fresh: compressor.counts.compressed, cached: compressor.counts.cached };
-  return { config: output.config, pages, files, inputs: output.inputs, compressed, rendered: cache?.counts ?? { kept: 0, made: 0 }, times, ms: since(started) };
+  return { config: output.config, pages, files, inputs: output.inputs, compressed, rendered: cache?.counts ?? { kept: 0, made: 0 }, upToDate: false, times, ms: since(started) };
 }
 
 async function report(page: PageOutput, output: PipelineOutput, compressor: Compressor): Promise<PageReport> {
