@@ -5,7 +5,7 @@ import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { SiteConfig } from '../config.ts';
-import { hash, toolVersionKey } from './page-cache.ts';
+import { hash, removeUnused, toolVersionKey } from './page-cache.ts';
 import type { ProjectPaths } from './paths.ts';
 
 /** What a build reports, as the record keeps it for the next build with nothing changed. */
@@ -101,6 +101,11 @@ export class BuildRecord {
     this.#file = join(paths.cache, 'builds', `${hash(paths.config, flags.base, resolve(flags.out))}.json`);
   }
 
+  /** Where the record is kept. */
+  get file(): string {
+    return this.#file;
+  }
+
   /** The hash of the inputs: the source folders as listed at the start, the config, and `read`. */
   #key(read: readonly string[]): string {
     const files = [...new Set([this.#paths.config, ...this.#sources, ...read])].sort();
@@ -147,6 +152,7 @@ export class BuildRecord {
       const temporary = `${this.#file}.${process.pid}-${Math.random().toString(36).slice(2)}`;
       await writeFile(temporary, JSON.stringify(record));
       await rename(temporary, this.#file);
+      await removeUnused(dirname(this.#file));
     } catch {
       // a read-only or full disk: the next build builds
     }

@@ -160,7 +160,8 @@ export class PageCache {
 /** A project not built for this long (a deleted checkout, a test's temporary copy) loses its cache file. */
 const UNUSED_MS = 7 * 24 * 3600 * 1000;
 
-async function removeUnused(dir: string): Promise<void> {
+/** Removes the files of `dir` not written or used for a week: the cache files of projects no longer built. */
+export async function removeUnused(dir: string): Promise<void> {
   const now = Date.now();
   for (const name of await readdir(dir)) {
     const file = join(dir, name);
