@@ -1,5 +1,5 @@
 // Compression of the output: settings per kind of file, each distinct content once, results kept on disk between builds.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -39,12 +39,18 @@ compress('keeps results on disk: a later build reads them instead of compressing
   try {
     const first = new Compressor({ cacheDir: dir });
     const made = await first.compress('index.html', page);
-    assert.is(readdirSync(dir).filter((file) => !file.startsWith('.')).length, 2, 'one .br and one .gz');
+    const entries = () => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+    assert.is(entries().length, 1, 'one entry holds both the brotli and the gzip bytes');
 
     const later = new Compressor({ cacheDir: dir });
     const read = await later.compress('index.html', page);
     assert.equal(later.counts, { cached: 1, compressed: 0 });
     assert.ok(read.br.equals(made.br) && read.gz.equals(made.gz), 'the same bytes as compressing');
+
+    const [entry] = entries();
+    writeFileSync(join(entry!.parentPath, entry!.name), readFileSync(join(entry!.parentPath, entry!.name)).subarray(0, 20));
+    const damaged = await new Compressor({ cacheDir: dir }).compress('index.html', page);
+    assert.ok(damaged.br.equals(made.br), 'a truncated entry is compressed again');
 
     const edited = await later.compress('index.html', `${page}<!-- edited -->`);
     assert.is(later.counts.compressed, 1, 'new content is never served from an older entry');
@@ -57,6 +63,17 @@ compress('keeps results on disk: a later build reads them instead of compressing
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+compress('asks the threads once for a file asked for again with the same data, as every page report does for shared scripts', async () => {
+  const compressor = new Compressor();
+  const data = Buffer.from(script);
+  const results = await Promise.all(Array.from({ length: 50 }, () => compressor.compress('assets/shared.js', data)));
+  assert.is(compressor.counts.compressed, 1);
+  assert.ok(results.every((result) => result === results[0]), 'the very same result');
+  const changed = await compressor.compress('assets/shared.js', Buffer.from(`${script}//`));
+  assert.is(compressor.counts.compressed, 2, 'other bytes at the same path are compressed');
+  assert.is(brotliDecompressSync(changed.br).toString(), `${script}//`);
 });
 
 compress.run();
