@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BuildRecord } from './build-record.ts';
 import { assertWithinBudget } from './check.ts';
-import { byteLength, compressionCacheDir, Compressor } from './compress.ts';
+import { byteLength, Compressor } from './compress.ts';
 import { projectPaths } from './paths.ts';
 import { PageCache } from './page-cache.ts';
 import { PagesOnRequest } from './pages-on-request.ts';
@@ -69,23 +69,28 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     const none = { fresh: 0, cached: 0 };
     return { config: last.config, pages: last.pages, files, inputs: last.inputs, compressed: none, rendered: { kept: 0, made: 0 }, upToDate: true, times: { unchanged: since(started) }, ms: since(started) };
   }
-  const compressor = new Compressor({ cacheDir: options.cache === false ? undefined : compressionCacheDir(paths.cache) });
   const cache = options.cache === false ? undefined : PageCache.open(paths.cache, paths.config, base);
+  const compressor = new Compressor({ store: cache });
   const pipeline = new Pipeline({ paths, base, mode: 'build', compressor, cache });
   const run = await pipeline.run();
   if (!run.ok) throw run.error;
   const { output } = run;
   const times: BuildResult['times'] = { ...run.times };
 
-  // Every figure comes from the one compression of each file: the report, the budgets and the .br written agree.
-  let began = performance.now();
-  const pages = await Promise.all(output.pages.map((page) => report(page, output, compressor)));
-  assertWithinBudget(pages.map((p) => ({ path: p.path, htmlBrotli: p.html.brotli, jsBrotli: p.js.brotli })), output.config.build.budgets);
-  const files = await withPrecompressed(output.files, compressor);
-  times.compress = since(began);
-
-  began = performance.now();
-  if (options.write !== false) await writeOutput(options.out, files);
+  // Every figure comes from the one compression of each file: the report, the budgets and the .br written agree. The
+  // files as they are go to the output folder meanwhile; it replaces the old one only once the budgets are met.
+  const began = performance.now();
+  let pages: PageReport[] = [];
+  const precompressed = (async () => {
+    pages = await Promise.all(output.pages.map((page) => report(page, output, compressor)));
+    assertWithinBudget(pages.map((p) => ({ path: p.path, htmlBrotli: p.html.brotli, jsBrotli: p.js.brotli })), output.config.build.budgets);
+    const files = await withPrecompressed(output.files, compressor);
+    times.compress = since(began);
+    return files;
+  })();
+  precompressed.catch(() => undefined); // awaited below, unless the write fails first
+  if (options.write !== false) await writeOutput(options.out, output.files, precompressed);
+  const files = await precompressed;
   times.write = since(began);
   await Promise.all([cache?.save(), record?.save({ config: output.config, pages, inputs: output.inputs })]);
   const compressed = { fresh: compressor.counts.compressed, cached: compressor.counts.cached };

@@ -1,7 +1,6 @@
-// Brotli and gzip of the output: settings per kind of file, each distinct content compressed once, off the main thread, cached on disk.
+// Brotli and gzip of the output: settings per kind of file, each distinct content compressed once, off the main thread, kept between builds.
 import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
@@ -32,8 +31,18 @@ export function byteLength(data: Uint8Array | string): number {
   return typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
 }
 
+/**
+ * Brotli's parameters for `data`: its size, and a window just big enough for it (64 KB for a 35 KB page rather than
+ * the default 4 MB), which the encoder sets up in a third less time and which gives the same bytes or fewer.
+ */
+function brotliParams(data: Uint8Array | string, quality: number): Record<number, number> {
+  const size = byteLength(data);
+  const window = Math.min(constants.BROTLI_DEFAULT_WINDOW, Math.max(16, Math.ceil(Math.log2(Math.max(size, 1)))));
+  return { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: size, [constants.BROTLI_PARAM_LGWIN]: window };
+}
+
 function brotliOptions(data: Uint8Array | string, quality: number) {
-  return { params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: byteLength(data) } };
+  return { params: brotliParams(data, quality) };
 }
 
 /** Brotli at `quality` (default 11), synchronously: for measuring (the bench), never inside the build. */
@@ -52,58 +61,25 @@ export interface Compressed {
 }
 
 /**
- * What each compression thread runs: compresses with zlib's synchronous calls, reading and writing the disk cache
- * itself, so that neither the main thread nor libuv's pool (which writes the output) spends time on a file. An entry
- * is one file: the two lengths, then the brotli and gzip bytes; written beside and renamed, so a build killed halfway
- * never leaves a truncated entry, and one whose lengths do not add up is compressed again. Plain JavaScript, evaluated
- * as is: a worker does not inherit the TypeScript loader the tool may run under.
+ * What each compression thread runs: zlib's synchronous calls, one file after another. Plain JavaScript, evaluated as
+ * is: a worker does not inherit the TypeScript loader the tool may run under.
  */
 const WORKER = `
 const { parentPort } = require('node:worker_threads');
-const { brotliCompressSync, constants, gzipSync } = require('node:zlib');
-const { mkdirSync, readFileSync, renameSync, writeFileSync } = require('node:fs');
-const { dirname } = require('node:path');
-const made = new Set();
-function read(file) {
-  let entry;
-  try { entry = readFileSync(file); } catch { return undefined; }
-  if (entry.length < 8) return undefined;
-  const brLength = entry.readUInt32LE(0);
-  const gzLength = entry.readUInt32LE(4);
-  if (8 + brLength + gzLength !== entry.length) return undefined;
-  return { br: entry.subarray(8, 8 + brLength), gz: entry.subarray(8 + brLength) };
-}
-function store(file, br, gz) {
+const { brotliCompressSync, gzipSync } = require('node:zlib');
+parentPort.on('message', ({ id, data, brotliParams, gzipLevel }) => {
   try {
-    const dir = dirname(file);
-    if (!made.has(dir)) { mkdirSync(dir, { recursive: true }); made.add(dir); }
-    const header = Buffer.alloc(8);
-    header.writeUInt32LE(br.length, 0);
-    header.writeUInt32LE(gz.length, 4);
-    const temporary = file + '.' + process.pid + '-' + Math.random().toString(36).slice(2);
-    writeFileSync(temporary, Buffer.concat([header, br, gz]));
-    renameSync(temporary, file);
-  } catch {
-    // a read-only or full disk: the build still has the result
-  }
-}
-parentPort.on('message', ({ id, data, brotliQuality, gzipLevel, file }) => {
-  try {
-    const kept = file && read(file);
-    if (kept) return parentPort.postMessage({ id, br: kept.br, gz: kept.gz, cached: true });
-    const size = typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
-    const br = brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: brotliQuality, [constants.BROTLI_PARAM_SIZE_HINT]: size } });
+    const br = brotliCompressSync(data, { params: brotliParams });
     const gz = gzipSync(data, { level: gzipLevel });
-    if (file) store(file, br, gz);
-    parentPort.postMessage({ id, br, gz, cached: false });
+    parentPort.postMessage({ id, br, gz });
   } catch (error) {
-    parentPort.postMessage({ id, error: String(error && error.stack || error) });
+    parentPort.postMessage({ id, error: String((error && error.stack) || error) });
   }
 });
 `;
 
 interface Job {
-  resolve: (result: Compressed & { cached: boolean }) => void;
+  resolve: (result: Compressed) => void;
   reject: (error: Error) => void;
 }
 
@@ -120,7 +96,7 @@ class CompressionThreads {
   readonly #threads: Thread[] = [];
   #nextId = 0;
 
-  run(message: { data: Uint8Array | string; brotliQuality: number; gzipLevel: number; file?: string }): Promise<Compressed & { cached: boolean }> {
+  run(message: { data: Uint8Array | string; brotliParams: Record<number, number>; gzipLevel: number }): Promise<Compressed> {
     const thread = this.#least();
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
@@ -143,13 +119,13 @@ class CompressionThreads {
   #start(): Thread {
     const thread: Thread = { worker: new Worker(WORKER, { eval: true }), jobs: new Map() };
     thread.worker.unref();
-    thread.worker.on('message', (reply: { id: number; br?: Uint8Array; gz?: Uint8Array; cached?: boolean; error?: string }) => {
+    thread.worker.on('message', (reply: { id: number; br?: Uint8Array; gz?: Uint8Array; error?: string }) => {
       const job = thread.jobs.get(reply.id);
       thread.jobs.delete(reply.id);
       if (thread.jobs.size === 0) thread.worker.unref();
       if (!job) return;
       if (reply.error !== undefined) job.reject(new Error(`site-gen: compression failed: ${reply.error}`));
-      else job.resolve({ br: asBuffer(reply.br!), gz: asBuffer(reply.gz!), cached: reply.cached === true });
+      else job.resolve({ br: asBuffer(reply.br!), gz: asBuffer(reply.gz!) });
     });
     const fail = (error: unknown) => {
       const index = this.#threads.indexOf(thread);
@@ -171,24 +147,30 @@ let threads: CompressionThreads | undefined;
 
 const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
+/** Where compressed results are kept between builds (the page cache, see page-cache.ts), by content hash and settings. */
+export interface CompressionStore {
+  compressed(key: string): Compressed | undefined;
+  setCompressed(key: string, result: Compressed): void;
+}
+
 /**
  * Compresses output files, each distinct content once: results are kept in memory by content hash and settings, and
- * in `cacheDir` (when given) between builds. The work runs on threads of its own (one per core), so every core works
- * while the main thread goes on. The cache is safe to delete; an entry is named by what it was made from, so never stale.
+ * in `store` (when given) between builds. The work runs on threads of its own (one per core), so every core works
+ * while the main thread goes on. An entry is named by what it was made from, so never stale.
  */
 export class Compressor {
-  readonly #cacheDir: string | undefined;
+  readonly #store: CompressionStore | undefined;
   readonly #results = new Map<string, Promise<Compressed>>();
   /**
    * The last data asked for at each path and its result: the pipeline, the page report and the writer ask for the same
    * file, and each page's report for the same shared scripts, so the same bytes are not hashed again and again.
    */
   readonly #byPath = new Map<string, { data: Uint8Array | string; result: Promise<Compressed> }>();
-  /** How many results came from the disk cache and how many were compressed: for the build's summary and the bench. */
+  /** How many results came from the store and how many were compressed: for the build's summary and the bench. */
   readonly counts = { cached: 0, compressed: 0 };
 
-  constructor(options: { cacheDir?: string } = {}) {
-    this.#cacheDir = options.cacheDir;
+  constructor(options: { store?: CompressionStore } = {}) {
+    this.#store = options.store;
   }
 
   /** `data` compressed with the settings of `path`'s kind of file. */
@@ -196,23 +178,25 @@ export class Compressor {
     const last = this.#byPath.get(path);
     if (last && last.data === data) return last.result;
     const settings = compressionSettings(path);
-    const key = createHash('sha256').update(`br${settings.brotliQuality}-gz${settings.gzipLevel}\0`).update(data).digest('hex').slice(0, 32);
+    const params = brotliParams(data, settings.brotliQuality);
+    const key = createHash('sha256').update(`${JSON.stringify(params)}-gz${settings.gzipLevel}\0`).update(data).digest('hex').slice(0, 32);
     let result = this.#results.get(key);
     if (!result) {
-      threads ??= new CompressionThreads();
-      const file = this.#cacheDir && join(this.#cacheDir, key.slice(0, 2), key);
-      result = threads.run({ data, ...settings, file }).then(({ br, gz, cached }) => {
-        this.counts[cached ? 'cached' : 'compressed'] += 1;
-        return { br, gz };
-      });
+      const kept = this.#store?.compressed(key);
+      if (kept) {
+        this.counts.cached += 1;
+        result = Promise.resolve(kept);
+      } else {
+        threads ??= new CompressionThreads();
+        result = threads.run({ data, brotliParams: params, gzipLevel: settings.gzipLevel }).then((made) => {
+          this.counts.compressed += 1;
+          this.#store?.setCompressed(key, made);
+          return made;
+        });
+      }
       this.#results.set(key, result);
     }
     this.#byPath.set(path, { data, result });
     return result;
   }
-}
-
-/** The compression cache of a project: in node_modules/.cache, where tools keep what they can make again. */
-export function compressionCacheDir(cacheRoot: string): string {
-  return join(cacheRoot, 'compressed');
 }
