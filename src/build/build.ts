@@ -89,10 +89,13 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     return files;
   })();
   precompressed.catch(() => undefined); // awaited below, unless the write fails first
+  // The page cache holds every result once compression is done: saved while the last files are written.
+  const saved = precompressed.then(() => cache?.save());
+  saved.catch(() => undefined);
   if (options.write !== false) await writeOutput(options.out, output.files, precompressed);
   const files = await precompressed;
   times.write = since(began);
-  await Promise.all([cache?.save(), record?.save({ config: output.config, pages, inputs: output.inputs })]);
+  await Promise.all([saved, record?.save({ config: output.config, pages, inputs: output.inputs })]);
   const compressed = { fresh: compressor.counts.compressed, cached: compressor.counts.cached };
   return { config: output.config, pages, files, inputs: output.inputs, compressed, rendered: cache?.counts ?? { kept: 0, made: 0 }, upToDate: false, times, ms: since(started) };
 }
