@@ -1,19 +1,17 @@
 // `site-gen build`: the pipeline run once, then what only a build does: compress, check the budgets, write dist/ atomically.
-import type { SiteConfig } from '../config.ts';
-import { entryName, routeFile } from './assemble.ts';
-import { normaliseBase } from './base-path.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { SiteConfig } from '../config.ts';
+import { normaliseBase } from './base-path.ts';
 import { BuildRecord } from './build-record.ts';
 import { assertWithinBudget } from './check.ts';
 import { byteLength, Compressor } from './compress.ts';
 import { projectPaths } from './paths.ts';
 import { PageCache } from './page-cache.ts';
 import { PagesOnRequest } from './pages-on-request.ts';
-import { Pipeline, type PageOutput, type PipelineOutput, type StageTimes } from './pipeline.ts';
+import type { PageScripts } from './bundle.ts';
+import type { PageOutput, PipelineOutput, StageTimes } from './pipeline.ts';
 import { assertSafeOutDir, withPrecompressed, writeOutput, type OutputFiles } from './write.ts';
-
-export { routeFile };
 
 export interface BuildOptions {
   config: string;
@@ -69,6 +67,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     const none = { fresh: 0, cached: 0 };
     return { config: last.config, pages: last.pages, files, inputs: last.inputs, compressed: none, rendered: { kept: 0, made: 0 }, upToDate: true, times: { unchanged: since(started) }, ms: since(started) };
   }
+  // Loaded only now: a build with nothing changed needs none of React, esbuild or lightningcss.
+  const [{ Pipeline }, { entryName }] = await Promise.all([import('./pipeline.ts'), import('./assemble.ts')]);
   const cache = options.cache === false ? undefined : PageCache.open(paths.cache, paths.config, base);
   const compressor = new Compressor({ store: cache });
   const pipeline = new Pipeline({ paths, base, mode: 'build', compressor, cache });
@@ -82,7 +82,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const began = performance.now();
   let pages: PageReport[] = [];
   const precompressed = (async () => {
-    pages = await Promise.all(output.pages.map((page) => report(page, output, compressor)));
+    pages = await Promise.all(output.pages.map((page) => report(page, output.client.pages.get(entryName(page.route)), output, compressor)));
     assertWithinBudget(pages.map((p) => ({ path: p.path, htmlBrotli: p.html.brotli, jsBrotli: p.js.brotli })), output.config.build.budgets);
     const files = await withPrecompressed(output.files, compressor);
     times.compress = since(began);
@@ -100,8 +100,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   return { config: output.config, pages, files, inputs: output.inputs, compressed, rendered: cache?.counts ?? { kept: 0, made: 0 }, upToDate: false, times, ms: since(started) };
 }
 
-async function report(page: PageOutput, output: PipelineOutput, compressor: Compressor): Promise<PageReport> {
-  const scripts = output.client.pages.get(entryName(page.route));
+async function report(page: PageOutput, scripts: PageScripts | undefined, output: PipelineOutput, compressor: Compressor): Promise<PageReport> {
   const js = (scripts?.files ?? []).map((file) => ({ file, data: output.files.get(file)! }));
   const [html, ...jsCompressed] = await Promise.all([compressor.compress(page.file, page.html), ...js.map(({ file, data }) => compressor.compress(file, data))]);
   return {
