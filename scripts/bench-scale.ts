@@ -190,7 +190,7 @@ const biggest = sizes.at(-1)!;
 log(`Steps of the cold ${biggest.pages}-page build (ms from each step's start to its end; steps overlap): ${Object.entries(biggest.times).map(([k, v]) => `${k} ${v}`).join(', ')}.`);
 
 log('');
-log(`Per page of the cold ${biggest.pages}-page build (each step's ms divided by the pages; steps overlap, and compress and write run on libuv's threads while the main thread works): ${['render', 'critical', 'assemble', 'compress', 'write'].map((step) => `${step} ${((biggest.times[step] ?? 0) / biggest.pages).toFixed(2)} ms`).join(', ')}.`);
+log(`Per page of the cold ${biggest.pages}-page build (each step's ms divided by the pages; steps overlap: compression runs on a thread per core from the first script on, and the output folder is written while the last files are compressed): ${['render', 'critical', 'assemble', 'compress', 'write'].map((step) => `${step} ${((biggest.times[step] ?? 0) / biggest.pages).toFixed(2)} ms`).join(', ')}.`);
 
 const project = await scaleSite(WATCH_PAGES);
 try {

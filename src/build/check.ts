@@ -21,9 +21,16 @@ export type KnownFiles = Set<string>;
 export function findBrokenLinks(pages: LinkedPage[], files: KnownFiles, base = '/'): BrokenLink[] {
   const byPath = new Map(pages.map((p) => [normalise(p.path), p]));
   const broken: BrokenLink[] = [];
+  // A link from the site's root ("/contact", the header's and footer's) means the same on every page: checked once.
+  const fromRoot = new Map<string, string | null>();
   for (const page of pages) {
     for (const href of page.links) {
-      const reason = checkLink(href, page, byPath, files, base);
+      const shared = href.startsWith('/') && !href.startsWith('//');
+      let reason = shared ? fromRoot.get(href) : undefined;
+      if (reason === undefined) {
+        reason = checkLink(href, page, byPath, files, base);
+        if (shared) fromRoot.set(href, reason);
+      }
       if (reason) broken.push({ page: page.path, href, reason });
     }
   }

@@ -1,11 +1,13 @@
-// What `site-gen build` keeps between builds: each page's render, critical CSS and document, named by a hash of
-// everything it was made from, so an unchanged page is read back instead of made again.
+// What `site-gen build` keeps between builds: each page's render, critical CSS and document, the client bundle and the
+// compressed output files, named by a hash of everything each was made from, so unchanged work is read back.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
 import { toolRoot } from './paths.ts';
 import type { ClientBundle } from './bundle.ts';
+import type { Compressed, CompressionStore } from './compress.ts';
 import type { RenderedPage } from './render.tsx';
 
 /** One page as the last build made it. Each part is valid while its own key is the current one. */
@@ -22,7 +24,7 @@ export interface CachedPage {
 interface CachedBundle {
   /** Every project file the bundle read, with the hash of its content then. */
   inputs: Array<[file: string, hash: string]>;
-  files: Array<[path: string, base64: string]>;
+  files: Array<[path: string, data: Uint8Array]>;
   pages: Array<[name: string, scripts: ClientBundle['pages'] extends Map<string, infer S> ? S : never]>;
   captureScript: string;
 }
@@ -30,6 +32,8 @@ interface CachedBundle {
 interface CacheFile {
   pages: Record<string, CachedPage>;
   bundles: Record<string, CachedBundle>;
+  /** Compressed output files by content hash and settings (see compress.ts): one file rather than one per output file. */
+  compressed: Record<string, Compressed>;
 }
 
 export function hash(...parts: Array<string | Uint8Array>): string {
@@ -58,14 +62,15 @@ export function toolVersionKey(): string {
 }
 
 /**
- * One file per project, output base and mode, read whole at the start of a build and written whole at its end with
+ * One file per project, output base and mode (V8's serialization: pages are mostly HTML, which JSON would escape
+ * character by character; a thousand pages are written in a fifth of the time), read whole at the start of a build and written whole at its end with
  * only what that build used: it never grows with stale entries. Safe to delete; an entry is named by what it was made
  * from, so it is never stale. A damaged or unreadable file only costs the cache.
  */
-export class PageCache {
+export class PageCache implements CompressionStore {
   readonly #file: string;
-  #previous: CacheFile = { pages: {}, bundles: {} };
-  readonly #next: CacheFile = { pages: {}, bundles: {} };
+  #previous: CacheFile = { pages: {}, bundles: {}, compressed: {} };
+  readonly #next: CacheFile = { pages: {}, bundles: {}, compressed: {} };
   #changed = false;
   /** How many pages were read back and how many were made: for the build's summary, the bench and the tests. */
   readonly counts = { kept: 0, made: 0 };
@@ -76,15 +81,15 @@ export class PageCache {
 
   /** The cache file of the project whose config is `config`, built for `base` by `site-gen build` or `watch`. */
   static fileFor(cacheRoot: string, config: string, base: string, mode: 'build' | 'dev' = 'build'): string {
-    return join(cacheRoot, 'pages', `${hash(resolve(config), base, mode)}.json`);
+    return join(cacheRoot, 'pages', `${hash(resolve(config), base, mode)}.v8`);
   }
 
   /** Read synchronously: the pipeline's first stages need it, and nothing else runs before them. */
   static open(cacheRoot: string, config: string, base: string, mode: 'build' | 'dev' = 'build'): PageCache {
     const cache = new PageCache(PageCache.fileFor(cacheRoot, config, base, mode));
     try {
-      const parsed = JSON.parse(readFileSync(cache.#file, 'utf8')) as CacheFile;
-      if (parsed && typeof parsed.pages === 'object' && typeof parsed.bundles === 'object') cache.#previous = parsed;
+      const parsed = deserialize(readFileSync(cache.#file)) as CacheFile;
+      if (parsed && typeof parsed.pages === 'object' && typeof parsed.bundles === 'object' && typeof parsed.compressed === 'object') cache.#previous = parsed;
     } catch {
       // no cache yet, or a damaged one: make everything
     }
@@ -118,7 +123,7 @@ export class PageCache {
     }
     this.#next.bundles[key] = kept;
     return {
-      files: new Map(kept.files.map(([path, data]) => [path, new Uint8Array(Buffer.from(data, 'base64'))])),
+      files: new Map(kept.files),
       pages: new Map(kept.pages),
       inputs: kept.inputs.map(([file]) => file),
       captureScript: kept.captureScript,
@@ -128,27 +133,40 @@ export class PageCache {
   setBundle(key: string, bundle: ClientBundle): void {
     this.#next.bundles[key] = {
       inputs: bundle.inputs.map((file) => [file, hash(readFileSync(file))]),
-      files: [...bundle.files].map(([path, data]) => [path, Buffer.from(data).toString('base64')]),
+      files: [...bundle.files],
       pages: [...bundle.pages],
       captureScript: bundle.captureScript,
     };
     this.#changed = true;
   }
 
+  /** The compressed file kept under `key`, if any; it is carried into the next cache file. */
+  compressed(key: string): Compressed | undefined {
+    const kept = this.#next.compressed[key] ?? this.#previous.compressed[key];
+    if (!kept) return undefined;
+    this.#next.compressed[key] = kept;
+    return { br: asBuffer(kept.br), gz: asBuffer(kept.gz) };
+  }
+
+  setCompressed(key: string, result: Compressed): void {
+    this.#next.compressed[key] = result;
+    this.#changed = true;
+  }
+
   /** Writes what this build used, beside and then renamed over the old file, when anything changed. */
   async save(): Promise<void> {
-    const dropped = Object.keys(this.#previous.pages).some((key) => !this.#next.pages[key]) || Object.keys(this.#previous.bundles).some((key) => !this.#next.bundles[key]);
+    const dropped = (['pages', 'bundles', 'compressed'] as const).some((part) => Object.keys(this.#previous[part]).some((key) => !this.#next[part][key]));
     if (!this.#changed && !dropped) {
       // Marked as used, so that removeUnused keeps it.
       await utimes(this.#file, new Date(), new Date()).catch(() => undefined);
       return;
     }
-    this.#previous = { pages: { ...this.#next.pages }, bundles: { ...this.#next.bundles } };
+    this.#previous = { pages: { ...this.#next.pages }, bundles: { ...this.#next.bundles }, compressed: { ...this.#next.compressed } };
     try {
       await mkdir(join(this.#file, '..'), { recursive: true });
       const temporary = `${this.#file}.${process.pid}-${Math.random().toString(36).slice(2)}`;
       this.#changed = false;
-      await writeFile(temporary, JSON.stringify(this.#next));
+      await writeFile(temporary, serialize(this.#next));
       await rename(temporary, this.#file);
       await removeUnused(join(this.#file, '..'));
     } catch {
@@ -157,10 +175,14 @@ export class PageCache {
   }
 }
 
+/** Deserialized bytes may come back as a plain Uint8Array: the build hands out Buffers. */
+const asBuffer = (bytes: Uint8Array) => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+
 /** A project not built for this long (a deleted checkout, a test's temporary copy) loses its cache file. */
 const UNUSED_MS = 7 * 24 * 3600 * 1000;
 
-async function removeUnused(dir: string): Promise<void> {
+/** Removes the files of `dir` not written or used for a week: the cache files of projects no longer built. */
+export async function removeUnused(dir: string): Promise<void> {
   const now = Date.now();
   for (const name of await readdir(dir)) {
     const file = join(dir, name);

@@ -8,10 +8,13 @@ import type { OutputFiles } from './write.ts';
  */
 export class PagesOnRequest extends Map<string, Uint8Array | string> {
   readonly #pages: ReadonlySet<string>;
-  readonly #make: (file: string) => string;
+  readonly #make: (file: string) => Uint8Array | string;
 
-  /** `files`: everything but the pages; `pages`: the pages' output files; `make`: renders one (and may throw). */
-  constructor(files: OutputFiles, pages: Iterable<string>, make: (file: string) => string) {
+  /**
+   * `files`: everything but the pages; `pages`: the pages' output files; `make`: renders one (and may throw), or, for a
+   * build with nothing changed, reads it from the output folder.
+   */
+  constructor(files: OutputFiles, pages: Iterable<string>, make: (file: string) => Uint8Array | string) {
     super(files);
     this.#pages = new Set(pages);
     this.#make = make;

@@ -46,40 +46,59 @@ export async function withPrecompressed(files: OutputFiles, compressor: Compress
 /**
  * Writes `files` to `outDir`, atomically: everything goes to a sibling folder first,
  * then the old output is moved aside and the new one renamed into place.
+ * `rest`, when given, resolves to the whole output once it is complete (a build's compressed files): `files` are written
+ * while it is made, then whatever of it is not written yet. If it fails, its error is thrown as is and the previous
+ * output is kept.
  */
-export async function writeOutput(outDir: string, files: OutputFiles): Promise<void> {
+export async function writeOutput(outDir: string, files: OutputFiles, rest?: Promise<OutputFiles>): Promise<void> {
   const out = resolve(outDir);
   const parent = dirname(out);
   const stamp = `${process.pid}-${Date.now().toString(36)}`;
   const staging = join(parent, `.${basename(out)}.tmp-${stamp}`);
   const previous = join(parent, `.${basename(out)}.old-${stamp}`);
+  const made = new Set<string>();
+  let restFailed = false;
+  const restFiles = rest?.catch((error: unknown) => {
+    restFailed = true;
+    throw error;
+  });
+  restFiles?.catch(() => undefined); // handled where it is awaited, which may be after it fails
   try {
     await mkdir(parent, { recursive: true });
     if (existsSync(out) && !(await stat(out)).isDirectory()) {
       throw new WriteError(`--out ${relative(process.cwd(), out) || out} is a file, not a folder. Remove it or choose another --out.`);
     }
     await mkdir(staging, { recursive: true });
-    // Folders first, each once; then the files, many at a time (one at a time spends most of a big build waiting).
-    for (const folder of [...new Set([...files.keys()].map((path) => dirname(join(staging, path))))].sort()) await mkdir(folder, { recursive: true });
-    const entries = [...files];
-    let next = 0;
-    const writer = async () => {
-      while (next < entries.length) {
-        const [path, data] = entries[next++]!;
-        await writeFile(join(staging, path), data);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(WRITES_AT_ONCE, entries.length) }, writer));
+    await writeFiles(staging, [...files], made);
+    if (restFiles) await writeFiles(staging, [...(await restFiles)].filter(([path]) => !files.has(path)), made);
     if (existsSync(out)) await rename(out, previous);
     await rename(staging, out);
   } catch (error) {
     await rm(staging, { recursive: true, force: true });
     if (existsSync(previous) && !existsSync(out)) await rename(previous, out);
-    if (error instanceof WriteError) throw error;
+    if (error instanceof WriteError || restFailed) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     throw new WriteError(`Could not write the output to ${out} (${code ?? (error as Error).message}). Check that the folder is writable and the disk has space; the previous output was kept.`, { cause: error });
   }
   await rm(previous, { recursive: true, force: true });
+}
+
+/** Writes `entries` under `dir`: folders first, each once (`made` knows those already there); then the files, many at a time. */
+async function writeFiles(dir: string, entries: Array<[string, Uint8Array | string]>, made: Set<string>): Promise<void> {
+  for (const folder of [...new Set(entries.map(([path]) => dirname(join(dir, path))))].sort()) {
+    if (made.has(folder)) continue;
+    await mkdir(folder, { recursive: true });
+    made.add(folder);
+  }
+  // One at a time spends most of a big build waiting.
+  let next = 0;
+  const writer = async () => {
+    while (next < entries.length) {
+      const [path, data] = entries[next++]!;
+      await writeFile(join(dir, path), data);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(WRITES_AT_ONCE, entries.length) }, writer));
 }
 
 /** Every file under `dir`, keyed by its path relative to it with "/" separators. */

@@ -30,7 +30,7 @@ export function addBuildCommand(program: Command): void {
 }
 
 export function summaryJson(result: BuildResult, out: string) {
-  return { out, ms: result.ms, times: result.times, compressed: result.compressed, rendered: result.rendered, files: result.files.size, pages: result.pages };
+  return { out, ms: result.ms, times: result.times, compressed: result.compressed, rendered: result.rendered, files: result.files.size, upToDate: result.upToDate, pages: result.pages };
 }
 
 export function summaryTable(result: BuildResult, out: string): string {

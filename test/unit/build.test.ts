@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseHTML } from 'linkedom';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { buildSite, routeFile } from '../../src/build/build.ts';
+import { routeFile } from '../../src/build/assemble.ts';
+import { buildSite } from '../../src/build/build.ts';
 import { fontUrls, sha256 } from '../../src/build/document.ts';
 import { BrokenLinkError, BudgetExceededError, ContentError, IslandError, RenderError, RoutesError, TemplateError } from '../../src/errors.ts';
 import siteErrors from '../../content/errors.ts';
@@ -251,6 +252,26 @@ failures('a page over its budget fails the build', async () => {
     assert.match(error.message, /\/: HTML \+ inline CSS is [\d.]+ KB brotli, over the 0\.6 KB budget \(build\.budgets\.html\)/);
   } finally {
     copy.remove();
+  }
+});
+
+failures('a page over its budget keeps the previous output, though the files were being written while it was measured', async () => {
+  const copy = copyFixture();
+  const out = tempOut();
+  try {
+    await buildSite({ config: copy.config, out });
+    const before = readdirSync(out, { recursive: true }).sort();
+    const index = readFileSync(join(out, 'index.html'));
+    copy.edit('site.config.ts', (t) => t.replace('  site: {', '  build: { budgets: { html: 600, js: 90 * 1024 } },\n  site: {'));
+    copy.edit('content/copy.ts', (t) => t.replace("'Fixture home'", "'Over budget home'"));
+    const error = await failure(() => buildSite({ config: copy.config, out }));
+    assert.instance(error, BudgetExceededError, 'the budget error, as it is');
+    assert.equal(readdirSync(out, { recursive: true }).sort(), before, 'the previous output is untouched');
+    assert.ok(readFileSync(join(out, 'index.html')).equals(index));
+    assert.equal(readdirSync(join(out, '..')).filter((name) => name.startsWith(`.${basename(out)}.`)), [], 'no half-written folder is left beside it');
+  } finally {
+    copy.remove();
+    rmSync(out, { recursive: true, force: true });
   }
 });
 

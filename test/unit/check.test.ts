@@ -34,6 +34,20 @@ links('under a base path, links must stay inside it', () => {
   assert.equal(found.map((b) => b.href), ['/contact']);
 });
 
+links('a link from the root broken on every page is reported for every page; relative links are read from each page', () => {
+  const many = [
+    { path: '/a/one', links: ['/gone', '/a/two#top', 'two', '#here'], ids: ['here'] },
+    { path: '/a/two', links: ['/gone', '/a/two#top', 'one', '#here'], ids: ['top'] },
+    { path: '/b/two', links: ['/gone', '/a/two#top', 'one'], ids: [] },
+  ];
+  const broken = findBrokenLinks(many, files);
+  assert.equal(
+    broken.map((b) => `${b.page} ${b.href}`),
+    ['/a/one /gone', '/a/two /gone', '/a/two #here', '/b/two /gone', '/b/two one'],
+    'each page reports the root link it has; "one" resolves to /a/one from /a/two but to /b/one from /b/two',
+  );
+});
+
 links('the error lists each broken link with its page', () => {
   try {
     assertNoBrokenLinks(findBrokenLinks([{ path: '/', links: ['#a', '#b'], ids: [] }], files));

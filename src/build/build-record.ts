@@ -1,0 +1,160 @@
+// The record of the last build into an output folder: a hash of everything it read and a note of every file it wrote,
+// so that a build with nothing changed checks the output folder and stops.
+import { createHash } from 'node:crypto';
+import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import type { SiteConfig } from '../config.ts';
+import { hash, removeUnused, toolVersionKey } from './page-cache.ts';
+import type { ProjectPaths } from './paths.ts';
+
+/** What a build reports, as the record keeps it for the next build with nothing changed. */
+export interface RecordedBuild<Page = unknown> {
+  config: SiteConfig;
+  pages: Page[];
+  inputs: string[];
+}
+
+interface RecordFile {
+  /** Hash of the tool, the flags, the day and the content of every input (see `BuildRecord#key`). */
+  key: string;
+  /** The files the key was made from: the project's source folders are listed again by every build. */
+  inputs: string[];
+  /** Every file written, with what identifies that very file on disk: its size, inode and change time. */
+  output: Array<[path: string, identity: string]>;
+  build: RecordedBuild;
+}
+
+/** The folders whose every file is an input, whether or not the last build read it (a new file may be picked up). */
+function sourceFolders(paths: ProjectPaths): string[] {
+  return [paths.content, dirname(paths.routes), dirname(paths.template), paths.public];
+}
+
+function filesUnder(dir: string): string[] {
+  try {
+    return readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile() || entry.isSymbolicLink())
+      .map((entry) => join(entry.parentPath, entry.name));
+  } catch {
+    return [];
+  }
+}
+
+/** A hash of a file's content, or "missing". */
+function contentHash(file: string): string {
+  try {
+    return hash(readFileSync(file));
+  } catch {
+    return 'missing';
+  }
+}
+
+/** What identifies a written file: replacing or editing it changes its inode or its change time (which no tool can set back). */
+function identity(file: string): string {
+  const info = statSync(file, { bigint: true });
+  return `${info.size}:${info.ino}:${info.ctimeNs}`;
+}
+
+/** Every file under `dir` with its identity, or undefined when the folder is not there. */
+function outputFiles(dir: string): Array<[string, string]> | undefined {
+  try {
+    if (!lstatSync(dir).isDirectory()) return undefined;
+    return readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((entry) => !entry.isDirectory())
+      .map((entry): [string, string] => {
+        const file = join(entry.parentPath, entry.name);
+        return [relative(dir, file).split(sep).join('/'), identity(file)];
+      })
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One record per project, base and output folder, in the cache folder (safe to delete: the next build builds). `check`
+ * says whether the output folder holds exactly what the last build wrote from exactly these inputs; `save` records a
+ * build that wrote it. A record that is damaged, from another version of the tool or for other inputs only costs a build.
+ *
+ * Inputs: the tool (its code and dependencies' versions), the config file, base and output folder, the day (a page may
+ * show the year), and the content of every file in the project's source folders and of every other file the last build
+ * read (a package's stylesheet, say). Names are part of it, so an added or removed file changes it. Every file is read
+ * when the build starts (`check`), so an edit made while the build runs is seen by the next one. The environment is not
+ * an input, as for the page cache: a site whose output depends on it builds with --no-cache.
+ */
+export class BuildRecord {
+  readonly #file: string;
+  readonly #paths: ProjectPaths;
+  readonly #flags: { base: string; out: string };
+  readonly #day = new Date().toDateString();
+  /** Each input's content hash when the build started. */
+  readonly #contents = new Map<string, string>();
+  /** The source folders' files when the build started. */
+  #sources: string[] = [];
+  readonly #tool: string;
+
+  /** `tool`: the tool's version key (toolVersionKey), given by tests that stand for another version of the tool. */
+  constructor(paths: ProjectPaths, flags: { base: string; out: string }, tool = toolVersionKey()) {
+    this.#paths = paths;
+    this.#flags = flags;
+    this.#tool = tool;
+    this.#file = join(paths.cache, 'builds', `${hash(paths.config, flags.base, resolve(flags.out))}.json`);
+  }
+
+  /** Where the record is kept. */
+  get file(): string {
+    return this.#file;
+  }
+
+  /** The hash of the inputs: the source folders as listed at the start, the config, and `read`. */
+  #key(read: readonly string[]): string {
+    const files = [...new Set([this.#paths.config, ...this.#sources, ...read])].sort();
+    const h = createHash('sha256').update(`${this.#tool}\0${this.#paths.config}\0${this.#flags.base}\0${resolve(this.#flags.out)}\0${this.#day}\0`);
+    for (const file of files) {
+      let content = this.#contents.get(file);
+      if (content === undefined) this.#contents.set(file, (content = contentHash(file)));
+      h.update(file).update('\0').update(content).update('\0');
+    }
+    return h.digest('hex').slice(0, 32);
+  }
+
+  /**
+   * The last build, when nothing it was made from changed and the output folder is as it left it. Call it before the
+   * build reads anything: it takes the inputs' contents the build is then made from.
+   */
+  check<Page>(): (RecordedBuild<Page> & { files: string[] }) | undefined {
+    this.#sources = sourceFolders(this.#paths).flatMap(filesUnder);
+    let record: RecordFile;
+    try {
+      record = JSON.parse(readFileSync(this.#file, 'utf8')) as RecordFile;
+    } catch {
+      return undefined;
+    }
+    if (!record || !Array.isArray(record.inputs) || !Array.isArray(record.output)) return undefined;
+    if (this.#key(record.inputs) !== record.key) return undefined;
+    const now = outputFiles(resolve(this.#flags.out));
+    if (!now || now.length !== record.output.length) return undefined;
+    for (let i = 0; i < now.length; i += 1) {
+      const [path, id] = now[i]!;
+      const [recordedPath, recordedId] = record.output[i]!;
+      if (path !== recordedPath || id !== recordedId) return undefined;
+    }
+    return { ...(record.build as RecordedBuild<Page>), files: record.output.map(([path]) => path) };
+  }
+
+  /** Records a build that just wrote the output folder, made from the inputs as `check` read them and `build.inputs`. */
+  async save(build: RecordedBuild): Promise<void> {
+    const output = outputFiles(resolve(this.#flags.out));
+    if (!output) return;
+    const record: RecordFile = { key: this.#key(build.inputs), inputs: build.inputs, output, build };
+    try {
+      await mkdir(dirname(this.#file), { recursive: true });
+      const temporary = `${this.#file}.${process.pid}-${Math.random().toString(36).slice(2)}`;
+      await writeFile(temporary, JSON.stringify(record));
+      await rename(temporary, this.#file);
+      await removeUnused(dirname(this.#file));
+    } catch {
+      // a read-only or full disk: the next build builds
+    }
+  }
+}
