@@ -9,6 +9,9 @@ export const toolRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..'
 /** The public entry: what a site imports as `site-gen`, and the one instance of it the tool and the site's code share. */
 export const publicEntry = join(toolRoot, 'src/index.ts');
 
+/** What `site-gen` is for a behaviour module in the browser: the public API without React. */
+export const behaviourEntry = join(toolRoot, 'src/runtime/site-gen.ts');
+
 export interface ProjectPaths {
   root: string;
   config: string;
@@ -16,6 +19,8 @@ export interface ProjectPaths {
   contentSchema: string;
   routes: string;
   islands: string;
+  /** Behaviours: islands without React (src/site/behaviours/). */
+  behaviours: string;
   /** The site's error screen, src/site/error.tsx (optional; without extension, see `findModule`). */
   errorScreen: string;
   /** The site's head hook, src/site/head.ts (optional; without extension, see `findModule`). */
@@ -37,6 +42,7 @@ export function projectPaths(configFile: string): ProjectPaths {
     contentSchema: join(root, 'content/schema.ts'),
     routes: join(root, 'src/site/routes.tsx'),
     islands: join(root, 'src/site/islands'),
+    behaviours: join(root, 'src/site/behaviours'),
     errorScreen: join(root, 'src/site/error'),
     head: join(root, 'src/site/head'),
     stylesheet: join(root, 'src/site/styles/main.css'),

@@ -16,6 +16,7 @@ const index: InputIndex = {
   publicDir: at('public'),
   contentDir: at('content'),
   islandsDir: at('src/site/islands'),
+  behavioursDir: at('src/site/behaviours'),
   site: new Set([
     at('content/schema.ts'),
     at('content/copy.ts'),
