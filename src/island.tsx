@@ -65,7 +65,7 @@ export function island<P extends object>(name: string, component: ComponentType<
  * its server markup, `<CopyrightYear {...props}><p>…</p></CopyrightYear>`; the browser runs only `mount` on it, and
  * never loads React for it (the build fails if its module would).
  */
-export function behaviour<P extends object = Record<string, never>>(name: string, options: IslandOptions, mount: Mount<P>): BehaviourComponent<P> {
+export function behaviour<P extends object = object>(name: string, options: IslandOptions, mount: Mount<P>): BehaviourComponent<P> {
   const definition = defineBehaviour(name, options, mount);
   function Behaviour({ children, ...props }: P & { children?: ReactNode }) {
     const registry = useContext(IslandRegistryContext);
