@@ -81,6 +81,10 @@ mapping('a new island module re-runs the site code and the browser bundle: a pag
   assert.equal(stages('src/site/islands/newsletter.tsx'), sorted(['content', 'bundle']));
 });
 
+mapping('a new behaviour module re-runs the site code and the browser bundle, like an island', () => {
+  assert.equal(stages('src/site/behaviours/stamp.ts'), sorted(['content', 'bundle']));
+});
+
 mapping('a file the build never read (tool code, notes) changes nothing', () => {
   assert.equal(stages('src/build/render.tsx'), []);
   assert.equal(stages('notes.md'), []);
