@@ -31,9 +31,12 @@ export function start(islands: IslandLoaders, behaviours: BehaviourLoaders, load
   for (const element of document.querySelectorAll<HTMLElement>('site-island[data-island]')) {
     const name = element.dataset.island!;
     const isBehaviour = element.hasAttribute('data-behaviour');
-    const loader = isBehaviour ? behaviours[name] : islands[name];
+    const behaviour = behaviours[name];
+    const island = islands[name];
+    // Resolves once it is live or marked failed.
+    const run = isBehaviour ? behaviour && (() => startBehaviour(element, name, behaviour)) : island && (() => startIsland(element, name, island, context));
     const strategy = strategies[element.dataset.hydrate ?? 'load'];
-    if (!loader || !strategy) {
+    if (!run || !strategy) {
       console.error(`site-gen: no ${isBehaviour ? 'behaviour' : 'island'} "${name}" or strategy "${element.dataset.hydrate}" in this page's bundle`);
       continue;
     }
@@ -41,8 +44,7 @@ export function start(islands: IslandLoaders, behaviours: BehaviourLoaders, load
     const begin = () => {
       if (started) return;
       started = true;
-      const live = isBehaviour ? startBehaviour(element, name, loader as BehaviourLoaders[string]) : startIsland(element, name, loader as IslandLoaders[string], context);
-      void live.then(() => replayHeld(element, capture));
+      void run().then(() => replayHeld(element, capture));
     };
     starters.set(element, begin);
     strategy(element, begin);
