@@ -633,7 +633,8 @@ command('serves the folder, prints where, and exits 0 on SIGINT and on SIGTERM',
         let out = '';
         child.stdout.on('data', (chunk: Buffer) => {
           out += chunk;
-          if (out.includes('\n')) resolve(out.trim());
+          // The note about a missing _headers may come in the same chunk: the first line says where it serves.
+          if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')).trim());
         });
         child.on('exit', () => reject(new Error(`serve exited before printing; stderr: ${stderr}`)));
       });
