@@ -1,8 +1,9 @@
 // The public API of site-gen: all that site.config.ts and a site's own code may import, as `from 'site-gen'`.
 export { defineConfig } from './config.ts';
 export type { SiteConfig, SiteConfigInput, SiteInfo } from './config.ts';
-export { island } from './island.tsx';
-export type { HydrateStrategy, IslandOptions, IslandDefinition, IslandComponent } from './island.tsx';
+export { behaviour, island } from './island.tsx';
+export type { BehaviourComponent, HydrateStrategy, IslandOptions, IslandDefinition, IslandComponent } from './island.tsx';
+export type { BehaviourDefinition, Mount } from './behaviour.ts';
 export type { Route, PageProps, PageHead } from './routes.ts';
 export { useBase, useWithBase, withBase } from './base.ts';
 export type { HeadContext, HeadContent, HeadHook } from './head.ts';

@@ -1,5 +1,7 @@
-// Marks a component as an island: rendered on the server in place, hydrated in the browser by a strategy.
+// Marks a component as an island (rendered on the server in place, hydrated in the browser by a strategy), or plain
+// DOM code as a behaviour (its markup rendered on the server, its code run in the browser by the same strategies).
 import { Component, createContext, createElement, Suspense, useContext, type ComponentType, type ReactNode } from 'react';
+import { defineBehaviour, type BehaviourDefinition, type Mount } from './behaviour.ts';
 import { DefaultErrorScreen, type ErrorScreenComponent } from './error-screen.tsx';
 
 /**
@@ -29,9 +31,13 @@ export interface IslandDefinition<P = any> extends IslandOptions {
 
 export type IslandComponent<P> = ComponentType<P> & { island: IslandDefinition<P> };
 
-/** Set by the page renderer: islands register themselves here and render a placeholder filled in afterwards. */
+/** What a page renders for a behaviour: its server markup (the children) inside the element its code runs on. */
+export type BehaviourComponent<P> = ((props: P & { children?: ReactNode }) => ReactNode) & { behaviour: BehaviourDefinition<P> };
+
+/** Set by the page renderer: islands and behaviours register here and render a placeholder filled in afterwards. */
 export interface IslandRegistry {
-  add(definition: IslandDefinition, props: unknown): number;
+  /** `children`: a behaviour's server markup. */
+  add(definition: IslandDefinition | BehaviourDefinition, props: unknown, children?: ReactNode): number;
 }
 export const IslandRegistryContext = createContext<IslandRegistry | null>(null);
 
@@ -51,6 +57,26 @@ export function island<P extends object>(name: string, component: ComponentType<
   Island.displayName = `Island(${name})`;
   Island.island = definition;
   return Island as IslandComponent<P>;
+}
+
+/**
+ * Declares a behaviour: an island without React. Use as the default export of `src/site/behaviours/<name>.ts`:
+ * `export default behaviour('copyright-year', { hydrate: 'idle' }, (element, props) => { … })`. On a page it wraps
+ * its server markup, `<CopyrightYear {...props}><p>…</p></CopyrightYear>`; the browser runs only `mount` on it, and
+ * never loads React for it (the build fails if its module would).
+ */
+export function behaviour<P extends object = object>(name: string, options: IslandOptions, mount: Mount<P>): BehaviourComponent<P> {
+  const definition = defineBehaviour(name, options, mount);
+  function Behaviour({ children, ...props }: P & { children?: ReactNode }) {
+    const registry = useContext(IslandRegistryContext);
+    // Inside an island (or in a unit test) there is no registry: only the markup; nothing runs it in the browser.
+    if (!registry) return children;
+    const slot = registry.add(definition as BehaviourDefinition, props, children);
+    return createElement('site-island', { 'data-island-slot': String(slot) });
+  }
+  Behaviour.displayName = `Behaviour(${name})`;
+  Behaviour.behaviour = definition;
+  return Behaviour as BehaviourComponent<P>;
 }
 
 interface BoundaryProps {

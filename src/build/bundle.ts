@@ -1,4 +1,5 @@
-// Bundles one hydration entry per page with esbuild; React and shared code land in hashed chunks all pages share.
+// Bundles one hydration entry per page with esbuild; React and shared code land in hashed chunks all pages share, and
+// each island and behaviour in a chunk of its own. A behaviour's chunks never include React.
 import { build, type BuildOptions, type Message, type Metafile, type Plugin } from 'esbuild';
 import { join, relative } from 'node:path';
 import { BundleError, IslandError } from '../errors.ts';
@@ -37,9 +38,14 @@ export interface ClientBundle {
   captureScript: string;
 }
 
-export interface BundleOptions {
-  root: string;
+/** Where the modules a page names live: islands (React) and behaviours (plain DOM code). */
+export interface ModuleDirs {
   islandsDir: string;
+  behavioursDir: string;
+}
+
+export interface BundleOptions extends ModuleDirs {
+  root: string;
   pages: PageIslands[];
   /** esbuild targets, e.g. ['chrome109', 'safari15.6']. */
   target: string[];
@@ -57,27 +63,36 @@ const OUTDIR = 'site-gen-out';
 const runtimeStart = join(toolRoot, 'src/runtime/start.ts');
 const runtimeCapture = join(toolRoot, 'src/runtime/capture.ts');
 
-export function islandModule(islandsDir: string, name: string): string | undefined {
-  return findModule(join(islandsDir, name));
+/** The module of an island (src/site/islands/<name>) or a behaviour (src/site/behaviours/<name>), if it exists. */
+export function islandModule(dirs: ModuleDirs, use: Pick<IslandUse, 'name' | 'behaviour'>): string | undefined {
+  return findModule(join(use.behaviour ? dirs.behavioursDir : dirs.islandsDir, use.name));
 }
 
-/** Source of a page's entry: the runtime, the site's error screen if any, and one lazy import per island the page uses. */
-export function entrySource(islandsDir: string, page: PageIslands, root: string, errorScreen?: string): string {
-  const names = [...new Set(page.islands.map((i) => i.name))].sort();
-  const loaders = names.map((name) => {
-    const file = islandModule(islandsDir, name);
-    if (!file) {
-      throw new IslandError(`Page ${page.path} uses island "${name}", but ${relative(root, join(islandsDir, name))}.tsx does not exist. Create it (export default island('${name}', Component, { hydrate })) or fix the name.`);
-    }
-    return `  ${JSON.stringify(name)}: () => import(${JSON.stringify(file)}),`;
-  });
+/** Source of a page's entry: the runtime, the site's error screen if any, and one lazy import per island and behaviour the page uses. */
+export function entrySource(dirs: ModuleDirs, page: PageIslands, root: string, errorScreen?: string): string {
+  const loaders = (behaviour: boolean) =>
+    [...new Set(page.islands.filter((use) => !!use.behaviour === behaviour).map((use) => use.name))].sort().map((name) => {
+      const file = islandModule(dirs, { name, behaviour: behaviour || undefined });
+      if (!file) {
+        const missing = relative(root, join(behaviour ? dirs.behavioursDir : dirs.islandsDir, name));
+        throw new IslandError(
+          behaviour
+            ? `Page ${page.path} uses behaviour "${name}", but ${missing}.ts does not exist. Create it (export default behaviour('${name}', { hydrate }, mount)) or fix the name.`
+            : `Page ${page.path} uses island "${name}", but ${missing}.tsx does not exist. Create it (export default island('${name}', Component, { hydrate })) or fix the name.`,
+        );
+      }
+      return `  ${JSON.stringify(name)}: () => import(${JSON.stringify(file)}),`;
+    });
   // The error screen is fetched only when an island fails: no page pays for it up front.
   const screen = errorScreen ? `, () => import(${JSON.stringify(errorScreen)})` : '';
-  return [`import { start } from ${JSON.stringify(runtimeStart)};`, 'start({', ...loaders, `}${screen});`].join('\n');
+  return [`import { start } from ${JSON.stringify(runtimeStart)};`, 'start({', ...loaders(false), '}, {', ...loaders(true), `}${screen});`].join('\n');
 }
 
-/** How site code is compiled for the browser: shared by the page bundles and anything measured against them. */
-export function browserBuildOptions(root: string, target: string[], minify = true) {
+/**
+ * How site code is compiled for the browser: shared by the page bundles and anything measured against them.
+ * `behavioursDir`: its modules import the React-free face of site-gen (src/build/public-entry.ts).
+ */
+export function browserBuildOptions(root: string, target: string[], minify = true, behavioursDir?: string) {
   return {
     bundle: true,
     format: 'esm',
@@ -92,13 +107,13 @@ export function browserBuildOptions(root: string, target: string[], minify = tru
     legalComments: 'none',
     logLevel: 'silent',
     // A caller adding plugins keeps this one: `[mine, ...browserBuildOptions(...).plugins]`.
-    plugins: [publicEntryForBrowser],
+    plugins: [publicEntryForBrowser(behavioursDir)],
   } satisfies BuildOptions;
 }
 
 /** Pages whose entries would be the same code (same islands, same ones loaded at once) share the first one's entry. */
 function entryKey(page: PageIslands): string {
-  const names = (hydrate?: string) => [...new Set(page.islands.filter((i) => !hydrate || i.hydrate === hydrate).map((i) => i.name))].sort();
+  const names = (hydrate?: string) => [...new Set(page.islands.filter((i) => !hydrate || i.hydrate === hydrate).map((i) => `${i.behaviour ? 'behaviour' : 'island'}:${i.name}`))].sort();
   return JSON.stringify([names(), names('load')]);
 }
 
@@ -107,7 +122,7 @@ export async function bundleClient(options: BundleOptions): Promise<ClientBundle
   const entryOf = new Map<string, PageIslands>();
   for (const page of withIslands) if (!entryOf.has(entryKey(page))) entryOf.set(entryKey(page), page);
   const pages = [...entryOf.values()];
-  const sources = new Map(pages.map((p) => [p.name, entrySource(options.islandsDir, p, options.root, options.errorScreen)]));
+  const sources = new Map(pages.map((p) => [p.name, entrySource(options, p, options.root, options.errorScreen)]));
   const files = new Map<string, Uint8Array>();
   const scripts = new Map<string, PageScripts>();
   if (pages.length === 0) return { files, pages: scripts, inputs: [], captureScript: '' };
@@ -121,7 +136,7 @@ export async function bundleClient(options: BundleOptions): Promise<ClientBundle
     },
   };
 
-  const browser = browserBuildOptions(options.root, options.target, options.minify ?? true);
+  const browser = browserBuildOptions(options.root, options.target, options.minify ?? true, options.behavioursDir);
   const buildOptions = {
     ...browser,
     entryPoints: pages.map((p) => ({ in: `${ENTRY_NAMESPACE}:${p.name}`, out: p.name })),
@@ -150,7 +165,9 @@ export async function bundleClient(options: BundleOptions): Promise<ClientBundle
   for (const file of result.outputFiles) files.set(relative(outdir, file.path).split('\\').join('/'), file.contents);
   const outputs = normaliseOutputs(result.metafile);
   const byEntryPoint = new Map(Object.entries(outputs).flatMap(([file, out]) => (out.entryPoint ? [[out.entryPoint, file] as const] : [])));
-  const islandChunk = (name: string) => byEntryPoint.get(relative(options.root, islandModule(options.islandsDir, name)!).split('\\').join('/'));
+  const inputOf = (use: IslandUse) => relative(options.root, islandModule(options, use)!).split('\\').join('/');
+  const islandChunk = (use: IslandUse) => byEntryPoint.get(inputOf(use));
+  for (const use of uniqueBehaviours(pages)) assertNoReact(use, inputOf(use), islandChunk(use), outputs, result.metafile);
   for (const page of pages) {
     const entry = byEntryPoint.get(`${ENTRY_NAMESPACE}:${page.name}`);
     if (!entry) throw new BundleError(`esbuild produced no entry for page ${page.path}; this is a bug in site-gen.`);
@@ -162,7 +179,7 @@ export async function bundleClient(options: BundleOptions): Promise<ClientBundle
     };
     addStatic(entry);
     for (const use of page.islands.filter((i) => i.hydrate === 'load')) {
-      const chunk = islandChunk(use.name);
+      const chunk = islandChunk(use);
       if (chunk) addStatic(chunk);
     }
     scripts.set(page.name, { entry: options.base + entry, files: [...eager].sort() });
@@ -172,6 +189,56 @@ export async function bundleClient(options: BundleOptions): Promise<ClientBundle
     .filter((p) => !p.includes(':') && !p.includes('node_modules'))
     .map((p) => join(options.root, p));
   return { files, pages: scripts, inputs, captureScript: await capture };
+}
+
+function uniqueBehaviours(pages: PageIslands[]): IslandUse[] {
+  const byName = new Map(pages.flatMap((page) => page.islands.filter((use) => use.behaviour).map((use) => [use.name, use] as const)));
+  return [...byName.values()];
+}
+
+const REACT = /(^|\/)node_modules\/(react|react-dom|scheduler)\//;
+
+/**
+ * A behaviour's promise: its chunk and the chunks it imports hold no React. Anything its module imports that reaches
+ * React breaks it; the message names the chain of imports from the behaviour to React.
+ */
+function assertNoReact(use: IslandUse, input: string, chunk: string | undefined, outputs: Metafile['outputs'], metafile: Metafile): void {
+  if (!chunk) return;
+  const seen = new Set<string>();
+  const reachesReact = (file: string): boolean => {
+    if (seen.has(file)) return false;
+    seen.add(file);
+    const out = outputs[file];
+    if (!out) return false;
+    return Object.keys(out.inputs).some((path) => REACT.test(path)) || out.imports.some((imp) => imp.kind === 'import-statement' && reachesReact(imp.path));
+  };
+  if (!reachesReact(chunk)) return;
+  const chain = importChain(input, metafile) ?? [input];
+  throw new IslandError(
+    `Behaviour "${use.name}" would load React in the browser: ${chain.map((file) => file.replace(/^.*node_modules\//, '')).join(' imports ')}. ` +
+      `A behaviour runs plain DOM code: import no module that uses React, and from 'site-gen' only behaviour (its React-free face); ` +
+      'or make it an island (src/site/islands/).',
+  );
+}
+
+/** The shortest chain of static imports from `input` to a React file, by the metafile's inputs. */
+function importChain(input: string, metafile: Metafile): string[] | undefined {
+  const previous = new Map<string, string>([[input, '']]);
+  const queue = [input];
+  while (queue.length > 0) {
+    const file = queue.shift()!;
+    if (REACT.test(file)) {
+      const chain = [file];
+      for (let at = previous.get(file)!; at; at = previous.get(at)!) chain.unshift(at);
+      return chain;
+    }
+    for (const imp of metafile.inputs[file]?.imports ?? []) {
+      if (imp.kind === 'dynamic-import' || previous.has(imp.path)) continue;
+      previous.set(imp.path, file);
+      queue.push(imp.path);
+    }
+  }
+  return undefined;
 }
 
 // The capture script is the tool's own code: built once per process and browser target, not on every rebuild.

@@ -25,6 +25,9 @@ export const publicEntry = join(toolRoot, 'src/index.ts');
  */
 export const loadedPublicEntry = compiled ? join(here, 'index.js') : publicEntry;
 
+/** What `site-gen` is for a behaviour module in the browser: the public API without React. */
+export const behaviourEntry = join(toolRoot, 'src/runtime/site-gen.ts');
+
 export interface ProjectPaths {
   root: string;
   config: string;
@@ -32,6 +35,8 @@ export interface ProjectPaths {
   contentSchema: string;
   routes: string;
   islands: string;
+  /** Behaviours: islands without React (src/site/behaviours/). */
+  behaviours: string;
   /** The site's error screen, src/site/error.tsx (optional; without extension, see `findModule`). */
   errorScreen: string;
   /** The site's head hook, src/site/head.ts (optional; without extension, see `findModule`). */
@@ -53,6 +58,7 @@ export function projectPaths(configFile: string): ProjectPaths {
     contentSchema: join(root, 'content/schema.ts'),
     routes: join(root, 'src/site/routes.tsx'),
     islands: join(root, 'src/site/islands'),
+    behaviours: join(root, 'src/site/behaviours'),
     errorScreen: join(root, 'src/site/error'),
     head: join(root, 'src/site/head'),
     stylesheet: join(root, 'src/site/styles/main.css'),

@@ -1,7 +1,7 @@
 // The one stage graph of site-gen: what each stage needs, run whole by `site-gen build` and again, in part, by `site-gen watch`.
 import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { relative } from 'node:path';
+import { join, relative } from 'node:path';
 import type { SiteConfig } from '../config.ts';
 import type { ErrorScreenComponent } from '../error-screen.tsx';
 import { RoutesError, TemplateError } from '../errors.ts';
@@ -304,6 +304,7 @@ export class Pipeline {
         const options = {
           root: paths.root,
           islandsDir: paths.islands,
+          behavioursDir: paths.behaviours,
           pages: dev ? [devEntry(paths)] : this.#rendered!.map(({ route, page }) => ({ name: entryName(route), path: route.path, islands: page.islands })),
           target: esbuildTargets(resolveBrowsers(this.#config!.build.browserslist)),
           base,
@@ -413,7 +414,7 @@ export class Pipeline {
       const route = byFile.get(file)!;
       const page = rendered(route);
       // The islands it names must exist (the dev entry bundles whatever is in the folder).
-      if (page.islands.length > 0) entrySource(paths.islands, { name: 'dev', path: route.path, islands: page.islands }, paths.root);
+      if (page.islands.length > 0) entrySource({ islandsDir: paths.islands, behavioursDir: paths.behaviours }, { name: 'dev', path: route.path, islands: page.islands }, paths.root);
       // Other pages only matter for an #anchor on them: each is rendered when a link needs its ids.
       const others = site.routes
         .filter((other) => other !== route)
@@ -473,16 +474,22 @@ export class Pipeline {
   }
 }
 
-/** The island modules in the islands folder: which one an island's name resolves to depends on what is there. */
+/** The island and behaviour modules in their folders: which one a name resolves to depends on what is there. */
 function islandFiles(paths: ProjectPaths): string[] {
-  return existsSync(paths.islands) ? readdirSync(paths.islands).sort() : [];
+  return [paths.islands, paths.behaviours].flatMap((dir) => (existsSync(dir) ? readdirSync(dir).sort().map((file) => join(dir, file)) : []));
 }
 
-/** Dev's one script entry: every island module in the islands folder, each loaded only where a page has it. */
+/** The names of the modules in a folder of islands or behaviours. */
+function moduleNames(dir: string): string[] {
+  const files = existsSync(dir) ? readdirSync(dir).filter((file) => /\.(tsx|ts|jsx|js)$/.test(file) && !/\.d\.ts$/.test(file)) : [];
+  return [...new Set(files.map((file) => file.replace(/\.[^.]+$/, '')))].sort();
+}
+
+/** Dev's one script entry: every island and behaviour module in their folders, each loaded only where a page has it. */
 function devEntry(paths: ProjectPaths): PageIslands {
-  const names = existsSync(paths.islands) ? readdirSync(paths.islands).filter((file) => /\.(tsx|ts|jsx|js)$/.test(file) && !/\.d\.ts$/.test(file)) : [];
-  const islands = [...new Set(names.map((file) => file.replace(/\.[^.]+$/, '')))].sort().map((name) => ({ name, hydrate: 'idle' as const }));
-  return { name: 'dev', path: 'site-gen watch', islands };
+  const islands = moduleNames(paths.islands).map((name) => ({ name, hydrate: 'idle' as const }));
+  const behaviours = moduleNames(paths.behaviours).map((name) => ({ name, hydrate: 'idle' as const, behaviour: true as const }));
+  return { name: 'dev', path: 'site-gen watch', islands: [...islands, ...behaviours] };
 }
 
 export async function readTemplate(paths: ProjectPaths): Promise<string> {

@@ -1,9 +1,10 @@
 // How `import … from 'site-gen'` in a site's code resolves when site-gen bundles that code: always to this tool's own
 // public entry, whichever copy (if any) the site has installed, so the renderer, the runtime and the pages share one
-// island registry and one base context.
+// island registry and one base context. In the browser, a behaviour module gets the entry without React instead.
 import type { Plugin } from 'esbuild';
+import { isAbsolute, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { loadedPublicEntry, publicEntry } from './paths.ts';
+import { behaviourEntry, loadedPublicEntry, publicEntry } from './paths.ts';
 
 const SPECIFIER = /^site-gen$/;
 
@@ -15,10 +16,20 @@ export const publicEntryForNode: Plugin = {
   },
 };
 
-/** For the browser bundle: the entry bundled in (src/runtime/start.ts imports it too, so it shares their chunk). */
-export const publicEntryForBrowser: Plugin = {
-  name: 'site-gen-public-entry',
-  setup(build) {
-    build.onResolve({ filter: SPECIFIER }, () => ({ path: publicEntry }));
-  },
-};
+/**
+ * For the browser bundle: the entry bundled in (src/runtime/hydrate.ts imports it too, so it shares their chunk).
+ * A module in the behaviours folder gets src/runtime/site-gen.ts, which never reaches React: esbuild splits chunks by
+ * file, so importing `behaviour` from the whole entry would make the behaviour's chunk import React's.
+ */
+export function publicEntryForBrowser(behavioursDir?: string): Plugin {
+  const inBehaviours = (file: string) => {
+    const path = behavioursDir ? relative(behavioursDir, file) : '..';
+    return path !== '' && !path.startsWith('..') && !isAbsolute(path);
+  };
+  return {
+    name: 'site-gen-public-entry',
+    setup(build) {
+      build.onResolve({ filter: SPECIFIER }, (args) => ({ path: inBehaviours(args.importer) ? behaviourEntry : publicEntry }));
+    },
+  };
+}

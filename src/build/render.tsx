@@ -1,17 +1,23 @@
 // Renders one route's page to HTML with renderToString, each island rendered on its own so the browser can hydrate it alone.
 import { Parser } from 'htmlparser2';
-import { createElement, type ReactElement } from 'react';
+import { createElement, type ReactElement, type ReactNode } from 'react';
+import type { BehaviourDefinition } from '../behaviour.ts';
 import { renderToString } from 'react-dom/server';
 import { BaseContext } from '../base.ts';
 import { IslandError, RenderError } from '../errors.ts';
-import { HYDRATE_STRATEGIES, IslandBoundary, IslandRegistryContext, type HydrateStrategy, type IslandDefinition } from '../island.tsx';
+import { HYDRATE_STRATEGIES, IslandBoundary, IslandRegistryContext, type HydrateStrategy, type IslandDefinition, type IslandRegistry } from '../island.tsx';
 import type { PageHead, PageProps, Route } from '../routes.ts';
 
 export interface IslandUse {
   name: string;
   hydrate: HydrateStrategy;
   media?: string;
+  /** A behaviour (src/site/behaviours/): plain DOM code, no React. */
+  behaviour?: true;
 }
+
+type Definition = IslandDefinition | BehaviourDefinition;
+const isBehaviour = (definition: Definition): definition is BehaviourDefinition => 'mount' in definition;
 
 export interface RenderedPage {
   /** The page's <body> content. */
@@ -32,8 +38,8 @@ export interface RenderOptions {
 
 export function renderPage(route: Route, props: PageProps, options: RenderOptions = {}): RenderedPage {
   const base = options.base ?? '/';
-  const uses: Array<{ definition: IslandDefinition; props: unknown }> = [];
-  const registry = { add: (definition: IslandDefinition, islandProps: unknown) => uses.push({ definition, props: islandProps }) - 1 };
+  const uses: Array<{ definition: Definition; props: unknown; children?: ReactNode }> = [];
+  const registry: IslandRegistry = { add: (definition: Definition, islandProps: unknown, children?: ReactNode) => uses.push({ definition, props: islandProps, children }) - 1 };
   let html: string;
   let head: PageHead;
   try {
@@ -42,42 +48,65 @@ export function renderPage(route: Route, props: PageProps, options: RenderOption
   } catch (error) {
     throw new RenderError(`Could not render ${route.path}: ${(error as Error)?.message ?? String(error)}`, { cause: error });
   }
-  uses.forEach(({ definition, props: islandProps }, index) => {
+  // A behaviour's markup may hold islands: they join `uses` as it is rendered, and are filled in after it.
+  for (let index = 0; index < uses.length; index++) {
+    const { definition, props: islandProps, children } = uses[index]!;
     const placeholder = `<site-island data-island-slot="${index}"></site-island>`;
-    html = html.replace(placeholder, () => renderIsland(route.path, definition, islandProps, index, base));
-  });
+    html = html.replace(placeholder, () => renderIsland(route.path, definition, islandProps, index, base, { registry, children }));
+  }
   const { links, ids } = collectLinks(html);
   return {
     html,
     head,
     links,
     ids,
-    islands: uses.map(({ definition }) => ({ name: definition.name, hydrate: definition.hydrate, ...(definition.media ? { media: definition.media } : {}) })),
+    islands: uses.map(({ definition }) => ({
+      name: definition.name,
+      hydrate: definition.hydrate,
+      ...(definition.media ? { media: definition.media } : {}),
+      ...(isBehaviour(definition) ? { behaviour: true as const } : {}),
+    })),
   };
 }
 
-/** The island's markup: its own render (ids prefixed so they match the browser's), wrapped with what the runtime needs. */
-export function renderIsland(path: string, definition: IslandDefinition, props: unknown, index: number, base = '/'): string {
+/** What a behaviour renders: its server markup, and the registry for the islands inside that markup. */
+export interface BehaviourMarkup {
+  registry: IslandRegistry;
+  children?: ReactNode;
+}
+
+/**
+ * The island's markup: its own render (ids prefixed so they match the browser's), wrapped with what the runtime needs.
+ * A behaviour's markup is the children it was given on the page, and the wrapper says it runs without React.
+ */
+export function renderIsland(path: string, definition: Definition, props: unknown, index: number, base = '/', markup?: BehaviourMarkup): string {
   const { name, hydrate, media, targets } = definition;
+  const behaviour = isBehaviour(definition);
+  const kind = behaviour ? 'Behaviour' : 'Island';
+  const folder = behaviour ? 'src/site/behaviours/' : 'src/site/islands/';
   if (!/^[a-z][a-z0-9-]*$/.test(name)) {
-    throw new IslandError(`Island "${name}" on ${path}: island names are lower-case words joined by "-", the file name of its module in src/site/islands/.`);
+    throw new IslandError(`${kind} "${name}" on ${path}: ${kind.toLowerCase()} names are lower-case words joined by "-", the file name of its module in ${folder}.`);
   }
   if (!(HYDRATE_STRATEGIES as readonly string[]).includes(hydrate)) {
     const names = HYDRATE_STRATEGIES.map((s) => `"${s}"`);
-    throw new IslandError(`Island "${name}" on ${path}: hydrate must be ${names.slice(0, -1).join(', ')} or ${names.at(-1)}, not "${hydrate}".`);
+    throw new IslandError(`${kind} "${name}" on ${path}: hydrate must be ${names.slice(0, -1).join(', ')} or ${names.at(-1)}, not "${hydrate}".`);
   }
   if (hydrate === 'media' && !media) {
-    throw new IslandError(`Island "${name}" on ${path}: hydrate "media" needs a media query, e.g. { hydrate: 'media', media: '(min-width: 768px)' }.`);
+    throw new IslandError(`${kind} "${name}" on ${path}: hydrate "media" needs a media query, e.g. { hydrate: 'media', media: '(min-width: 768px)' }.`);
   }
-  const json = serializeProps(name, path, props);
+  const json = serializeProps(name, path, props, kind);
   const id = `i${index}-`;
   let inner: string;
   try {
-    inner = renderToString(withContext(base, createElement(IslandBoundary, { name }, createElement(definition.component, props as object))), { identifierPrefix: id });
+    const content = behaviour
+      ? createElement(IslandRegistryContext.Provider, { value: markup?.registry ?? null }, markup?.children)
+      : createElement(IslandBoundary, { name }, createElement(definition.component, props as object));
+    inner = renderToString(withContext(base, content), { identifierPrefix: id });
   } catch (error) {
-    throw new RenderError(`Could not render island "${name}" on ${path}: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+    throw new RenderError(`Could not render ${kind.toLowerCase()} "${name}" on ${path}: ${(error as Error)?.message ?? String(error)}`, { cause: error });
   }
-  const attrs = [`data-island="${name}"`, `data-hydrate="${hydrate}"`, `data-id="${id}"`];
+  // React islands hydrate with their ids' prefix; a behaviour is never rendered again in the browser.
+  const attrs = behaviour ? [`data-island="${name}"`, `data-hydrate="${hydrate}"`, 'data-behaviour'] : [`data-island="${name}"`, `data-hydrate="${hydrate}"`, `data-id="${id}"`];
   if (media) attrs.push(`data-media="${escapeAttribute(media)}"`);
   if (targets) attrs.push(`data-targets="${escapeAttribute(targets)}"`);
   if (json !== '{}') attrs.push(`data-props="${escapeAttribute(json)}"`);
@@ -90,10 +119,11 @@ function withContext(base: string, element: ReactElement): ReactElement {
 }
 
 /** JSON of the island's props; anything JSON cannot carry faithfully is an error, not a silent loss. */
-export function serializeProps(name: string, path: string, props: unknown): string {
+export function serializeProps(name: string, path: string, props: unknown, kind: 'Island' | 'Behaviour' = 'Island'): string {
   const problem = findUnserializable(props, 'props');
   if (problem) {
-    throw new IslandError(`Island "${name}" on ${path}: ${problem.at} is ${problem.what}; island props must be JSON data (strings, numbers, booleans, null, arrays, plain objects). Move it inside the island component.`);
+    const inside = kind === 'Island' ? 'the island component' : "the behaviour's mount function";
+    throw new IslandError(`${kind} "${name}" on ${path}: ${problem.at} is ${problem.what}; ${kind.toLowerCase()} props must be JSON data (strings, numbers, booleans, null, arrays, plain objects). Move it inside ${inside}.`);
   }
   return JSON.stringify(props ?? {});
 }

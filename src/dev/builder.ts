@@ -97,6 +97,7 @@ export class DevBuilder {
       publicDir: paths.public,
       contentDir: paths.content,
       islandsDir: paths.islands,
+      behavioursDir: paths.behaviours,
       site: new Set(reads.site),
       css: new Set(reads.css),
       client: new Set(reads.client),

@@ -11,11 +11,12 @@ export interface InputIndex {
   publicDir: string;
   contentDir: string;
   islandsDir: string;
+  behavioursDir: string;
   /** The site's server code: routes, pages, components, content and their imports (the `content` stage). */
   site: ReadonlySet<string>;
   /** The stylesheet and every CSS file it imports (the `stylesheet` stage). */
   css: ReadonlySet<string>;
-  /** The browser bundle's sources: islands, what they import, the runtime (the `bundle` stage). */
+  /** The browser bundle's sources: islands, behaviours, what they import, the runtime (the `bundle` stage). */
   client: ReadonlySet<string>;
 }
 
@@ -30,7 +31,7 @@ const SCRIPT = /\.(tsx?|jsx?|mjs|cjs)$/;
  * The stages a change to `file` invalidates. `aliases` are other names of the same file (its real path when reached
  * through a symlink): esbuild reports real paths, the CSS compiler the paths it was given.
  * A file no stage read changes nothing, except where its mere presence matters: a content file (the content
- * entry lists content/) or an island module (a page may name an island whose file did not exist).
+ * entry lists content/) or an island or behaviour module (a page may name one whose file did not exist).
  */
 export function stagesFor(file: string, index: InputIndex, aliases: string[] = []): Set<Stage> {
   const stages = new Set<Stage>();
@@ -42,7 +43,7 @@ export function stagesFor(file: string, index: InputIndex, aliases: string[] = [
     if (index.site.has(name)) stages.add('content');
     if (index.client.has(name)) stages.add('bundle');
     if (SCRIPT.test(name) && isInside(index.contentDir, name)) stages.add('content');
-    if (SCRIPT.test(name) && isInside(index.islandsDir, name)) {
+    if (SCRIPT.test(name) && (isInside(index.islandsDir, name) || isInside(index.behavioursDir, name))) {
       stages.add('content');
       stages.add('bundle');
     }

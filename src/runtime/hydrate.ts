@@ -7,6 +7,7 @@ import type { ErrorScreenComponent } from '../error-screen.tsx';
 // as them rather than in a chunk of its own, which would hold no code (it only re-exports) and cost a request.
 import '../index.ts';
 import { IslandBoundary, type IslandComponent } from '../island.tsx';
+import { propsOf } from './scope.ts';
 
 /** Imports the site's error screen (src/site/error.tsx): fetched only when an island fails. */
 export type ErrorScreenLoader = () => Promise<{ default: ErrorScreenComponent }>;
@@ -41,7 +42,7 @@ function Live({ onLive, children }: { onLive: () => void; children?: ReactNode }
 
 /** Hydrates the island in its element; resolves once it is committed and its effects have run. */
 export function hydrateIsland(element: HTMLElement, name: string, island: IslandComponent<object>, context: HydrateContext): Promise<void> {
-  const props = element.dataset.props ? JSON.parse(element.dataset.props) : {};
+  const props = propsOf(element);
   const component = island.island.component as ComponentType<object>;
   const guarded = createElement(IslandBoundary, { name, fallback: errorScreen(context.loadErrorScreen) }, createElement(component, props));
   return new Promise((resolve) => {

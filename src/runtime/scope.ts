@@ -46,3 +46,8 @@ export function owns(island: HTMLElement, node: EventTarget | null): boolean {
   const targets = island.dataset.targets;
   return island.contains(node) || (!!targets && node.closest(targets) !== null);
 }
+
+/** The props the page gave the island or behaviour (JSON in `data-props`). */
+export function propsOf(element: HTMLElement): object {
+  return element.dataset.props ? (JSON.parse(element.dataset.props) as object) : {};
+}

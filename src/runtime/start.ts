@@ -1,8 +1,10 @@
-// Browser entry shared by every page: hydrates each island by its strategy, or at once when the visitor acts on it
-// first, then replays what was held meanwhile. React and the islands' code are imported only when an island needs them.
+// Browser entry shared by every page: starts each island and behaviour by its strategy, or at once when the visitor
+// acts on it first, then replays what was held meanwhile. React and the islands' code are imported only when an
+// island needs them; a behaviour (plain DOM code) never imports React or hydrate.ts.
+import type { BehaviourDefinition } from '../behaviour.ts';
 import type { ErrorScreenLoader } from './hydrate.ts';
 import type { IslandComponent } from '../island.tsx';
-import type { Capture } from './scope.ts';
+import { propsOf, type Capture } from './scope.ts';
 import { idle } from './strategies/idle.ts';
 import { interaction } from './strategies/interaction.ts';
 import { load } from './strategies/load.ts';
@@ -11,28 +13,38 @@ import type { Strategy } from './strategies/types.ts';
 import { visible } from './strategies/visible.ts';
 
 export type IslandLoaders = Record<string, () => Promise<{ default: IslandComponent<object> }>>;
+export type BehaviourLoaders = Record<string, () => Promise<{ default: { behaviour: BehaviourDefinition<object> } }>>;
+
+interface Context {
+  base: string;
+  loadErrorScreen?: ErrorScreenLoader;
+}
 
 const strategies: Record<string, Strategy> = { load, idle, visible, media, interaction };
 
 /** `loadErrorScreen`: imports the site's src/site/error.tsx, shown in place of an island that throws; site-gen's neutral screen without it. */
-export function start(loaders: IslandLoaders, loadErrorScreen?: ErrorScreenLoader): void {
-  const context = { base: document.documentElement.dataset.base ?? '/', loadErrorScreen };
+export function start(islands: IslandLoaders, behaviours: BehaviourLoaders, loadErrorScreen?: ErrorScreenLoader): void {
+  const context: Context = { base: document.documentElement.dataset.base ?? '/', loadErrorScreen };
   // Absent only from a page whose template lost its head script: islands then hydrate by strategy alone.
   const capture = window.siteGenCapture;
   const starters = new Map<HTMLElement, () => void>();
   for (const element of document.querySelectorAll<HTMLElement>('site-island[data-island]')) {
     const name = element.dataset.island!;
-    const loader = loaders[name];
+    const isBehaviour = element.hasAttribute('data-behaviour');
+    const behaviour = behaviours[name];
+    const island = islands[name];
+    // Resolves once it is live or marked failed.
+    const run = isBehaviour ? behaviour && (() => startBehaviour(element, name, behaviour)) : island && (() => startIsland(element, name, island, context));
     const strategy = strategies[element.dataset.hydrate ?? 'load'];
-    if (!loader || !strategy) {
-      console.error(`site-gen: no island "${name}" or strategy "${element.dataset.hydrate}" in this page's bundle`);
+    if (!run || !strategy) {
+      console.error(`site-gen: no ${isBehaviour ? 'behaviour' : 'island'} "${name}" or strategy "${element.dataset.hydrate}" in this page's bundle`);
       continue;
     }
     let started = false;
     const begin = () => {
       if (started) return;
       started = true;
-      void hydrate(element, name, loader, capture, context);
+      void run().then(() => replayHeld(element, capture));
     };
     starters.set(element, begin);
     strategy(element, begin);
@@ -43,13 +55,8 @@ export function start(loaders: IslandLoaders, loadErrorScreen?: ErrorScreenLoade
   for (const held of capture.held) starters.get(held.island)?.();
 }
 
-async function hydrate(
-  element: HTMLElement,
-  name: string,
-  loader: IslandLoaders[string],
-  capture: Capture | undefined,
-  context: { base: string; loadErrorScreen?: ErrorScreenLoader },
-): Promise<void> {
+/** Hydrates a React island; resolves once it is live or marked failed. The replay's code comes with the island's. */
+async function startIsland(element: HTMLElement, name: string, loader: IslandLoaders[string], context: Context): Promise<void> {
   try {
     const [{ default: island }, { hydrateIsland }] = await Promise.all([loader(), import('./hydrate.ts'), import('./replay.ts')]);
     await hydrateIsland(element, name, island, context);
@@ -59,8 +66,32 @@ async function hydrate(
     console.error(`site-gen: island "${name}" could not be loaded:`, error);
     element.setAttribute('data-hydrated', 'failed');
   }
-  // Marked first, so nothing more is held for it; then the held events, taken out in order. The replay's code is
-  // fetched with the island's, never before: it stays off the page's critical path.
+}
+
+/** Runs a behaviour's mount function on its server markup; resolves once it is live or marked failed. */
+async function startBehaviour(element: HTMLElement, name: string, loader: BehaviourLoaders[string]): Promise<void> {
+  let definition: BehaviourDefinition<object>;
+  try {
+    [{ default: { behaviour: definition } }] = await Promise.all([loader(), import('./replay.ts')]);
+  } catch (error) {
+    console.error(`site-gen: behaviour "${name}" could not be loaded:`, error);
+    element.setAttribute('data-hydrated', 'failed');
+    return;
+  }
+  try {
+    await definition.mount(element, propsOf(element));
+    element.setAttribute('data-hydrated', '');
+  } catch (error) {
+    console.error(`site-gen: behaviour "${name}" failed:`, error);
+    element.setAttribute('data-hydrated', 'failed');
+  }
+}
+
+/**
+ * Once the island is marked (so nothing more is held for it): the events held for it, taken out and replayed in
+ * order. The replay's code is fetched with the island's, never before: it stays off the page's critical path.
+ */
+async function replayHeld(element: HTMLElement, capture: Capture | undefined): Promise<void> {
   const held = capture?.held.filter((entry) => entry.island === element) ?? [];
   if (capture) capture.held = capture.held.filter((entry) => entry.island !== element);
   const { replay } = await import('./replay.ts');

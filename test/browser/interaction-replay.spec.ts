@@ -170,8 +170,9 @@ test('before any interaction the home page loads only the small runtime: React a
   await page.goto('/', { waitUntil: 'load' });
   const atLoad = [...scripts];
   expect(atLoad.some((path) => /header-controls|MenuDialog|tooltips/.test(path)), `no island code by the load event: ${atLoad.join(', ')}`).toBe(false);
-  // The islands marked idle start after the load event; the interaction ones still wait.
-  await live(page.locator('site-island[data-island="toasts"]'));
+  // The behaviours marked idle start after the load event; the interaction islands still wait.
+  await live(page.locator('site-island[data-island="enhance"]'));
+  await expect(page.locator('site-island[data-island="toasts"]')).not.toHaveAttribute('data-hydrated');
   await expect(page.locator('site-island[data-island="header-controls"]')).not.toHaveAttribute('data-hydrated');
   await page.locator('#menu-button').hover();
   await live(page.locator('#menu-button'));

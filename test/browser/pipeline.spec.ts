@@ -26,10 +26,43 @@ test('a media island hydrates only once its query matches', async ({ page }) => 
 
 test('an island that throws in the browser shows site-gen\'s neutral error screen in its place (the fixture has none of its own); the page keeps working', async ({ page, problems }) => {
   problems.allow(/Island "broken" failed to render/);
+  problems.allow(/behaviour "failing" failed/);
   await page.goto('/contact');
   await expect(page.getByRole('alert').getByRole('heading', { name: 'This part of the page could not be shown' })).toBeVisible();
   await expect(page.getByText('Unexpected Application Error!')).toHaveCount(0);
   await expect(page.getByText('The broken island failed on purpose').first()).toBeVisible();
+  await page.getByLabel('Name').fill('still works');
+  await expect(page.getByLabel('Name')).toHaveValue('still works');
+});
+
+test('a behaviour runs its plain DOM code on its server markup; a press made before it is live acts once, when it is', async ({ page }) => {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/chunks\/details-[\w-]+\.js$/, async (route) => {
+    await released;
+    await route.continue();
+  });
+  await page.goto('/');
+  const behaviour = page.locator('site-island[data-island="details"]');
+  await expect(behaviour).toHaveAttribute('data-behaviour', '');
+  await page.getByRole('button', { name: 'Show details' }).click();
+  await expect(page.getByText('Details shown')).toBeHidden();
+  release();
+  await expect(behaviour).toHaveAttribute('data-hydrated', '');
+  await expect(page.getByText('Details shown (1)'), 'the held press, replayed once').toBeVisible();
+  await page.getByRole('button', { name: 'Show details' }).click();
+  await expect(page.getByText('Details shown (2)')).toBeVisible();
+});
+
+test('a behaviour that throws is marked failed and logged; its markup and the page stay', async ({ page, problems }) => {
+  problems.allow(/Island "broken" failed to render/);
+  problems.allow(/site-gen: behaviour "failing" failed: Error: The failing behaviour failed on purpose/);
+  const logged: string[] = [];
+  page.on('console', (message) => logged.push(message.text()));
+  await page.goto('/contact');
+  await expect(page.locator('site-island[data-island="failing"]')).toHaveAttribute('data-hydrated', 'failed');
+  expect(logged.some((text) => text.includes('site-gen: behaviour "failing" failed'))).toBe(true);
+  await expect(page.getByText('Failing behaviour, server-rendered')).toBeVisible();
   await page.getByLabel('Name').fill('still works');
   await expect(page.getByLabel('Name')).toHaveValue('still works');
 });
@@ -46,6 +79,7 @@ test('a page without islands requests no JavaScript', async ({ page }) => {
 
 test('routes answer like a static host', async ({ page, problems }) => {
   problems.allow(/Island "broken" failed to render/);
+  problems.allow(/behaviour "failing" failed/);
   problems.allow(/Failed to load resource: the server responded with a status of 404/);
   expect((await page.goto('/'))!.status()).toBe(200);
   expect((await page.goto('/contact'))!.status()).toBe(200);

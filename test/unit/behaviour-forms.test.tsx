@@ -172,13 +172,14 @@ function page(path: string) {
   return renderPage(route as unknown as Route, { site, content, path });
 }
 
-islands('the home page: faq and newsletter hydrate when visible, the toast regions on idle', () => {
-  const { islands: uses } = page('/');
+islands('the home page: faq and newsletter hydrate when visible, the toast regions when a form that toasts is reached', () => {
+  const { islands: uses, html } = page('/');
   const strategy = (name: string) => uses.filter((u) => u.name === name).map((u) => u.hydrate);
   assert.equal(strategy('faq'), ['visible']);
   assert.equal(strategy('newsletter'), ['visible']);
-  assert.equal(strategy('toasts'), ['idle']);
+  assert.equal(strategy('toasts'), ['interaction']);
   assert.equal(strategy('contact-form'), []);
+  assert.match(html, /<site-island data-island="toasts" data-hydrate="interaction" data-id="[^"]+" data-targets="form\.contact-form, form\.newsletter"/, 'the forms that toast are its targets');
 });
 
 islands('the contact page: the form hydrates at the first interaction; every page has the newsletter and the toast regions', () => {

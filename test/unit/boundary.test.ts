@@ -6,6 +6,7 @@ import { dirname, join, normalize, relative, resolve } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import * as publicEntry from '../../src/index.ts';
+import * as behaviourEntry from '../../src/runtime/site-gen.ts';
 
 const repo = resolve('.');
 
@@ -56,8 +57,14 @@ function namesOf(clause: string): string[] {
   return names;
 }
 
+/** What the public entry exports, and what its React-free face gives a behaviour module in the browser. */
+export interface Exported {
+  all: ReadonlySet<string>;
+  behaviours: ReadonlySet<string>;
+}
+
 /** Every rule the import graph breaks, one line each naming the file, the import and the rule. */
-export function boundaryViolations(sources: Source[], exported: ReadonlySet<string>): string[] {
+export function boundaryViolations(sources: Source[], exported: Exported): string[] {
   const problems: string[] = [];
   for (const { file, source } of sources) {
     const site = siteOf(file);
@@ -74,18 +81,22 @@ export function boundaryViolations(sources: Source[], exported: ReadonlySet<stri
         if (!inside) problems.push(`${file}: imports "${use.specifier}", outside its site; import site-gen as 'site-gen'.`);
       } else if (use.specifier.startsWith('site-gen/')) {
         problems.push(`${file}: imports "${use.specifier}"; a site imports site-gen only as 'site-gen'.`);
+      } else if (use.specifier === 'site-gen' && file.startsWith(`${site.root}src/site/behaviours/`)) {
+        for (const name of use.names.filter((n) => !exported.behaviours.has(n))) {
+          problems.push(`${file}: imports "${name}" from 'site-gen'; a behaviour runs without React, and in the browser 'site-gen' gives it only what src/runtime/site-gen.ts exports.`);
+        }
       } else if (use.specifier === 'site-gen') {
-        for (const name of use.names.filter((n) => !exported.has(n))) problems.push(`${file}: imports "${name}" from 'site-gen', which src/index.ts does not export.`);
+        for (const name of use.names.filter((n) => !exported.all.has(n))) problems.push(`${file}: imports "${name}" from 'site-gen', which src/index.ts does not export.`);
       }
     }
   }
   return problems;
 }
 
-/** The names src/index.ts exports, types included (they vanish at run time, so they are read from its source). */
-function exportedNames(): Set<string> {
-  const source = readFileSync(join(repo, 'src/index.ts'), 'utf8');
-  const names = new Set(Object.keys(publicEntry));
+/** The names an entry exports, types included (they vanish at run time, so they are read from its source). */
+function exportedNames(file: string, values: object): Set<string> {
+  const source = readFileSync(join(repo, file), 'utf8');
+  const names = new Set(Object.keys(values));
   for (const m of source.matchAll(/export\s+(?:type\s+)?\{([^}]*)\}/g)) {
     for (const part of m[1]!.split(',')) {
       const name = part.trim().replace(/^type\s+/, '').split(/\s+as\s+/).at(-1)!.trim();
@@ -108,7 +119,7 @@ function repositorySources(): Source[] {
   return files.map((file) => ({ file, source: readFileSync(join(repo, file), 'utf8') }));
 }
 
-const exported = exportedNames();
+const exported: Exported = { all: exportedNames('src/index.ts', publicEntry), behaviours: exportedNames('src/runtime/site-gen.ts', behaviourEntry) };
 const boundary = suite('the boundary between site-gen and its sites');
 
 boundary('no generator module imports a site, and the sites import only what site-gen\'s public entry exports', () => {
@@ -120,7 +131,7 @@ boundary('no generator module imports a site, and the sites import only what sit
 
 boundary('the site and the fixture use site-gen through its name', () => {
   const byName = repositorySources().filter((s) => siteOf(s.file) && importsOf(s.source).some((u) => u.specifier === 'site-gen'));
-  for (const file of ['site.config.ts', 'src/site/islands/faq.tsx', 'test/fixtures/basic/site.config.ts', 'test/fixtures/basic/src/site/islands/counter.tsx']) {
+  for (const file of ['site.config.ts', 'src/site/islands/faq.tsx', 'src/site/behaviours/enhance.ts', 'test/fixtures/basic/site.config.ts', 'test/fixtures/basic/src/site/islands/counter.tsx']) {
     assert.ok(byName.some((s) => s.file === file), `${file} imports 'site-gen'`);
   }
 });
@@ -134,9 +145,10 @@ boundary('fails on a planted violation of each rule', () => {
     { file: 'src/site/islands/faq.tsx', source: "import { island, IslandBoundary } from 'site-gen';" },
     { file: 'test/fixtures/basic/src/site/islands/counter.tsx', source: "import { island } from '../../../../../../src/island.tsx';" },
     { file: 'test/fixtures/basic/site.config.ts', source: "export { defineConfig } from 'site-gen/src/config.ts';" },
+    { file: 'src/site/behaviours/enhance.ts', source: "import { behaviour, useBase, type Mount } from 'site-gen';" },
   ];
   const problems = boundaryViolations(planted, exported);
-  assert.is(problems.length, 7, problems.join('\n'));
+  assert.is(problems.length, 8, problems.join('\n'));
   assert.match(problems[0]!, "src/island.tsx: imports \"./site/components/ErrorScreen.tsx\", a file of a site; the generator never imports a site.");
   assert.match(problems[1]!, 'src/dev/error-page.tsx: imports "../../content/errors.ts"');
   assert.match(problems[2]!, 'src/build/document.ts: imports "../../site.config.ts"');
@@ -144,6 +156,7 @@ boundary('fails on a planted violation of each rule', () => {
   assert.match(problems[4]!, 'imports "IslandBoundary" from \'site-gen\', which src/index.ts does not export');
   assert.match(problems[5]!, 'test/fixtures/basic/src/site/islands/counter.tsx: imports "../../../../../../src/island.tsx", outside its site');
   assert.match(problems[6]!, "a site imports site-gen only as 'site-gen'");
+  assert.is(problems[7]!, "src/site/behaviours/enhance.ts: imports \"useBase\" from 'site-gen'; a behaviour runs without React, and in the browser 'site-gen' gives it only what src/runtime/site-gen.ts exports.");
 });
 
 boundary('reads every form of import, and type-only names', () => {

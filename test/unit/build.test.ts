@@ -73,6 +73,22 @@ output('a page with islands names one module entry, imported by its inline captu
   assert.ok(home.some((file) => contact.includes(file)), 'the runtime lives in a chunk both pages share');
 });
 
+output('a behaviour\'s chunk and every chunk it imports hold no React; an island\'s do', () => {
+  const REACT = /react\.transitional\.element|react\.dev\/errors/;
+  const closure = (file: string, seen = new Set<string>()): Set<string> => {
+    if (seen.has(file)) return seen;
+    seen.add(file);
+    for (const imported of staticImports(file)) closure(imported, seen);
+    return seen;
+  };
+  const chunk = (name: string) => [...files.keys()].find((file) => new RegExp(`^assets/chunks/${name}-[A-Z0-9]{8}\\.js$`).test(file))!;
+  const details = chunk('details');
+  assert.ok(details, 'the behaviour has a chunk of its own');
+  for (const file of closure(details)) assert.not.match(text(files, file), REACT, `${file}, loaded with the behaviour, holds no React`);
+  assert.ok([...closure(chunk('counter'))].some((file) => REACT.test(text(files, file))), 'the check can fail: an island\'s chunks do hold React');
+  assert.match(text(files, 'index.html'), /<site-island data-island="details" data-hydrate="interaction" data-behaviour data-props="/);
+});
+
 output('the CSP hashes exactly the inline script and style, with no unsafe-inline', () => {
   for (const page of ['index.html', 'contact/index.html', '404.html']) {
     const { document } = parseHTML(text(files, page));
@@ -283,6 +299,31 @@ failures('an island without a module in src/site/islands/ is an unknown island',
     const error = await failure(() => buildSite({ config: copy.config, out: 'unused', write: false }));
     assert.instance(error, IslandError);
     assert.match(error.message, /Page \/static uses island "ghost", but src\/site\/islands\/ghost\.tsx does not exist/);
+  } finally {
+    copy.remove();
+  }
+});
+
+failures('a behaviour whose module would bring React to the browser fails the build, naming the chain of imports', async () => {
+  const copy = copyFixture();
+  try {
+    copy.write('src/site/label.ts', "import { version } from 'react';\nexport const label = (text: string) => `${text} (React ${version})`;\n");
+    copy.edit('src/site/behaviours/details.ts', (t) => `import { label } from '../label.ts';\n${t.replace('`${shown} (${presses})`', 'label(shown)')}`);
+    const error = await failure(() => buildSite({ config: copy.config, out: 'unused', write: false }));
+    assert.instance(error, IslandError);
+    assert.match(error.message, /^Behaviour "details" would load React in the browser: src\/site\/behaviours\/details\.ts imports src\/site\/label\.ts imports react\/index\.js\. A behaviour runs plain DOM code/);
+  } finally {
+    copy.remove();
+  }
+});
+
+failures('a behaviour named otherwise than its file in src/site/behaviours/ is an unknown behaviour', async () => {
+  const copy = copyFixture();
+  try {
+    copy.edit('src/site/behaviours/details.ts', (t) => t.replace("behaviour<DetailsProps>('details'", "behaviour<DetailsProps>('detail'"));
+    const error = await failure(() => buildSite({ config: copy.config, out: 'unused', write: false }));
+    assert.instance(error, IslandError);
+    assert.match(error.message, /^Page \/ uses behaviour "detail", but src\/site\/behaviours\/detail\.ts does not exist\. Create it \(export default behaviour\('detail', \{ hydrate \}, mount\)\) or fix the name\./);
   } finally {
     copy.remove();
   }

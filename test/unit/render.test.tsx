@@ -1,10 +1,11 @@
 import { parseHTML } from 'linkedom';
 import { useId } from 'react';
+import { renderToString } from 'react-dom/server';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { renderIsland, renderPage, serializeProps } from '../../src/build/render.tsx';
 import { IslandError } from '../../src/errors.ts';
-import { island } from '../../src/island.tsx';
+import { behaviour, island } from '../../src/island.tsx';
 import type { Route } from '../../src/routes.ts';
 
 const site = {} as never;
@@ -59,6 +60,47 @@ render('renders an island inside another island in place, hydrated with its pare
   assert.is(document.querySelectorAll('site-island').length, 1);
   assert.equal(page.islands.map((i) => i.name), ['outer']);
   assert.match(document.querySelector('.outer')!.textContent!, /Hello.*Bo/);
+});
+
+const Stamp = behaviour<{ text: string }>('stamp', { hydrate: 'visible', targets: '.stamp-target' }, (element, { text }) => {
+  element.textContent = text;
+});
+
+render('renders a behaviour as its markup in a wrapper that says it runs without React, its props without the markup', () => {
+  const page = renderPage(route(() => <main><Stamp text="stamped"><p className="mark">server <b>markup</b></p></Stamp></main>), { site, content: {}, path: '/test' });
+  const { document } = parseHTML(page.html);
+  const el = document.querySelector('site-island')!;
+  assert.is(el.getAttribute('data-island'), 'stamp');
+  assert.is(el.getAttribute('data-hydrate'), 'visible');
+  assert.ok(el.hasAttribute('data-behaviour'), 'marked as a behaviour: the runtime mounts it without React');
+  assert.not.ok(el.hasAttribute('data-id'), 'no React ids to hydrate with');
+  assert.is(el.getAttribute('data-targets'), '.stamp-target');
+  assert.equal(JSON.parse(el.getAttribute('data-props')!), { text: 'stamped' }, 'the children are markup, not props');
+  assert.is(el.innerHTML, '<p class="mark">server <b>markup</b></p>');
+  assert.equal(page.islands, [{ name: 'stamp', hydrate: 'visible', behaviour: true }]);
+});
+
+render('an island inside a behaviour\'s markup is an island of its own', () => {
+  const page = renderPage(route(() => <Stamp text="x"><div className="inside"><GreetingIsland name="In" /></div></Stamp>), { site, content: {}, path: '/test' });
+  const { document } = parseHTML(page.html);
+  const inner = document.querySelector('site-island[data-island="stamp"] .inside > site-island')!;
+  assert.ok(inner, 'the island is inside the behaviour\'s markup');
+  assert.is(inner.getAttribute('data-island'), 'greeting');
+  assert.match(inner.textContent!, /Hello.*In/);
+  assert.equal(page.islands.map((i) => i.name), ['stamp', 'greeting']);
+});
+
+render('outside a page render (a unit test, inside an island) a behaviour is only its markup', () => {
+  assert.is(renderToString(<Stamp text="x"><p>just markup</p></Stamp>), '<p>just markup</p>');
+  assert.is(Stamp.behaviour.name, 'stamp');
+});
+
+render('a behaviour with props JSON cannot carry is an IslandError naming it and where to move the value', () => {
+  const Bad = behaviour<{ onDone: () => void }>('bad', { hydrate: 'idle' }, () => {});
+  assert.throws(
+    () => renderPage(route(() => <Bad onDone={() => {}} />), { site, content: {}, path: '/test' }),
+    /Behaviour "bad" on \/test: props\.onDone is a function; behaviour props must be JSON data .* Move it inside the behaviour's mount function\./,
+  );
 });
 
 render('collects links and ids for the link checker', () => {

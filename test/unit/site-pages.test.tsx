@@ -165,11 +165,11 @@ notFound('is compact: a compact call to action and no scroll-to-top button', () 
   assert.equal(linksOf(r.$('#cta')).map(([t]) => t), ['Book Appointment']);
 });
 
-notFound('carries the logger island, which hydrates when idle after load with the message to log', () => {
+notFound('carries the logger behaviour (no React), which runs when idle after load with the message to log', () => {
   const page = renderPage(route('/404') as Route, { site, content, path: '/404' });
   const logger = page.islands.find((i) => i.name === 'not-found-logger');
-  assert.equal(logger, { name: 'not-found-logger', hydrate: 'idle' });
-  assert.match(page.html, /data-island="not-found-logger"/);
+  assert.equal(logger, { name: 'not-found-logger', hydrate: 'idle', behaviour: true });
+  assert.match(page.html, /data-island="not-found-logger" data-hydrate="idle" data-behaviour/);
   assert.match(page.html, /404 Error: User attempted to access non-existent route:/);
 });
 
@@ -206,10 +206,10 @@ routeTable('take titles and descriptions from the content', () => {
   });
 });
 
-routeTable('render through the build renderer with the footer island', () => {
+routeTable('render through the build renderer with the footer\'s copyright behaviour', () => {
   for (const r of routes) {
     const page = renderPage(r as Route, { site, content, path: r.path });
-    assert.ok(page.islands.some((i) => i.name === 'copyright-year'), `${r.path} has the copyright island`);
+    assert.ok(page.islands.some((i) => i.name === 'copyright-year' && i.behaviour), `${r.path} has the copyright behaviour`);
   }
 });
 

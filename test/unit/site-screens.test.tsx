@@ -1,12 +1,13 @@
-// The error screen, the islands' definitions and server renders, and the small text and link helpers.
+// The error screen, the behaviours' definitions, markup and browser code, and the small text and link helpers.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import errors from '../../content/errors.ts';
 import { ErrorScreen } from '../../src/site/components/ErrorScreen.tsx';
-import CopyrightYear from '../../src/site/islands/copyright-year.tsx';
-import NotFoundLogger from '../../src/site/islands/not-found-logger.tsx';
+import CopyrightYear from '../../src/site/behaviours/copyright-year.ts';
+import NotFoundLogger from '../../src/site/behaviours/not-found-logger.ts';
 import { pageHref } from '../../src/site/lib/href.ts';
-import { fill, fillNodes } from '../../src/site/lib/text.ts';
+import { fill } from '../../src/site/lib/text.ts';
+import { fillNodes } from '../../src/site/lib/text-nodes.ts';
 import { render } from '../helpers/dom.ts';
 
 function failure(): Error {
@@ -48,31 +49,44 @@ screen('an error without a stack shows no empty stack box', () => {
 
 screen.run();
 
-const islands = suite('Islands');
+const behaviours = suite('Behaviours');
 
-islands('each island is named after its file and says how it hydrates', () => {
-  assert.equal({ name: CopyrightYear.island.name, hydrate: CopyrightYear.island.hydrate }, { name: 'copyright-year', hydrate: 'idle' });
-  assert.equal({ name: NotFoundLogger.island.name, hydrate: NotFoundLogger.island.hydrate }, { name: 'not-found-logger', hydrate: 'idle' });
+behaviours('each behaviour is named after its file and says when it runs', () => {
+  assert.equal({ name: CopyrightYear.behaviour.name, hydrate: CopyrightYear.behaviour.hydrate }, { name: 'copyright-year', hydrate: 'idle' });
+  assert.equal({ name: NotFoundLogger.behaviour.name, hydrate: NotFoundLogger.behaviour.hydrate }, { name: 'not-found-logger', hydrate: 'idle' });
 });
 
-islands('the copyright line renders the build year on the server (the browser updates it after hydration)', () => {
-  const r = render(<CopyrightYear template="© {year} {company}. All rights reserved." company="Acme" buildYear={2024} />);
+behaviours('the copyright line shows the build year on the server, and its behaviour puts in the current year', async () => {
+  const template = '© {year} {company}. All rights reserved.';
+  const r = render(
+    <CopyrightYear template={template} company="Acme">
+      <p className="copyright">{fill(template, { year: 2024, company: 'Acme' })}</p>
+    </CopyrightYear>,
+  );
   assert.is(r.text('p.copyright'), '© 2024 Acme. All rights reserved.');
+  await CopyrightYear.behaviour.mount(r.document.body as HTMLElement, { template, company: 'Acme' });
+  assert.is(r.text('p.copyright'), `© ${new Date().getFullYear()} Acme. All rights reserved.`, 'the visitor\'s year, once it has run');
 });
 
-islands('the not-found logger renders nothing and logs nothing on the server', () => {
+behaviours('the not-found logger renders nothing on the server; in the browser it logs its message and the path asked for', async () => {
   const original = console.error;
-  let logged = 0;
-  console.error = () => void (logged += 1);
+  const logged: unknown[][] = [];
+  console.error = (...args: unknown[]) => void logged.push(args);
+  const globals = globalThis as { window?: unknown };
+  globals.window = { location: { pathname: '/no-such-page' } };
   try {
-    assert.is(render(<NotFoundLogger message="404 Error:" />).html, '');
+    const r = render(<NotFoundLogger message="404 Error:" />);
+    assert.is(r.html, '');
+    assert.equal(logged, [], 'nothing is logged on the server');
+    await NotFoundLogger.behaviour.mount(r.document.body as HTMLElement, { message: '404 Error:' });
   } finally {
     console.error = original;
+    delete globals.window;
   }
-  assert.is(logged, 0, 'effects do not run on the server');
+  assert.equal(logged, [['404 Error:', '/no-such-page']]);
 });
 
-islands.run();
+behaviours.run();
 
 const helpers = suite('Text and link helpers');
 

@@ -16,6 +16,7 @@ const index: InputIndex = {
   publicDir: at('public'),
   contentDir: at('content'),
   islandsDir: at('src/site/islands'),
+  behavioursDir: at('src/site/behaviours'),
   site: new Set([
     at('content/schema.ts'),
     at('content/copy.ts'),
@@ -78,6 +79,10 @@ mapping('a new content file re-runs the site code, which lists content/ to find 
 
 mapping('a new island module re-runs the site code and the browser bundle: a page may already name it', () => {
   assert.equal(stages('src/site/islands/newsletter.tsx'), sorted(['content', 'bundle']));
+});
+
+mapping('a new behaviour module re-runs the site code and the browser bundle, like an island', () => {
+  assert.equal(stages('src/site/behaviours/stamp.ts'), sorted(['content', 'bundle']));
 });
 
 mapping('a file the build never read (tool code, notes) changes nothing', () => {

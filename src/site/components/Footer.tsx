@@ -4,7 +4,8 @@ import MapPin from 'lucide-react/icons/map-pin';
 import type { ReactNode } from 'react';
 import { useWithBase } from 'site-gen';
 import type { Company, Copy, Navigation } from '../../../content/schema.ts';
-import CopyrightYear from '../islands/copyright-year.tsx';
+import CopyrightYear from '../behaviours/copyright-year.ts';
+import { fill } from '../lib/text.ts';
 import Newsletter from '../islands/newsletter.tsx';
 import { Logo } from './Logo.tsx';
 import { SocialLinks } from './SocialLinks.tsx';
@@ -74,7 +75,9 @@ export function Footer({ name, company, copy, quickLinks, legal, labels, buildYe
         </div>
       </div>
       <div className="container footer-bottom">
-        <CopyrightYear template={copy.copyright} company={name} buildYear={buildYear} />
+        <CopyrightYear template={copy.copyright} company={name}>
+          <p className="copyright">{fill(copy.copyright, { year: buildYear, company: name })}</p>
+        </CopyrightYear>
         <nav aria-label={labels.legalNav}>
           <ul className="legal-links">
             {legal.map((link) => (

@@ -20,5 +20,7 @@ function Toasts(props: ToastRegionsProps) {
   );
 }
 
-// idle: a few hundred bytes that only wait for the first toast; nothing of it is needed for first paint or first input.
-export default island('toasts', Toasts, { hydrate: 'idle' });
+// interaction, with the forms that toast as its targets: the pointer or the focus reaching one of them (which starts
+// that form's island too) starts this, so a page nobody touches never loads React for it. A toast asked for before
+// this is live waits for its region (lib/toasts.ts notify).
+export default island('toasts', Toasts, { hydrate: 'interaction', targets: 'form.contact-form, form.newsletter' });

@@ -25,9 +25,13 @@ export function revealOnScroll(doc: Document): () => void {
     },
     { threshold: ANIMATED_TEXT_THRESHOLD },
   );
-  for (const element of doc.querySelectorAll<HTMLElement>('[data-reveal]')) {
+  // Every position is read before anything is written: one layout for all, not one per element (reading a box
+  // after a write lays the page out again), so this stays one short task after the load event.
+  const outOfView = [...doc.querySelectorAll<HTMLElement>('[data-reveal]')].filter((element) => {
     const { top, bottom } = element.getBoundingClientRect();
-    if (bottom > 0 && top < window.innerHeight) continue;
+    return !(bottom > 0 && top < window.innerHeight);
+  });
+  for (const element of outOfView) {
     element.style.setProperty('--reveal-delay', `${Number(element.dataset.reveal) || 0}ms`);
     element.setAttribute('data-reveal-state', 'hidden');
     observer.observe(element);

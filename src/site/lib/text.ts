@@ -1,24 +1,9 @@
-// Fills "{name}" placeholders of a content text with values: as a string, or as React nodes (e.g. a link for "{email}").
-import { Fragment, createElement, type ReactNode } from 'react';
+// Fills "{name}" placeholders of a content text with values, as a string. No React: behaviours use it in the browser.
 
-const PLACEHOLDER = /\{(\w+)\}/g;
+/** "{name}" in a content text; shared with text-nodes.ts. */
+export const PLACEHOLDER = /\{(\w+)\}/g;
 
 /** "© {year} {company}" + { year: '2025', company: 'X' } -> "© 2025 X". Unknown placeholders are left as they are. */
 export function fill(template: string, values: Record<string, string | number>): string {
   return template.replace(PLACEHOLDER, (match, name: string) => (name in values ? String(values[name]) : match));
-}
-
-/** Like fill(), but a value may be a React node; returns the pieces to render in order. */
-export function fillNodes(template: string, values: Record<string, ReactNode>): ReactNode[] {
-  const parts: ReactNode[] = [];
-  let last = 0;
-  for (const match of template.matchAll(PLACEHOLDER)) {
-    const name = match[1]!;
-    if (!(name in values)) continue;
-    if (match.index > last) parts.push(template.slice(last, match.index));
-    parts.push(createElement(Fragment, { key: `${name}-${match.index}` }, values[name]));
-    last = match.index + match[0].length;
-  }
-  if (last < template.length) parts.push(template.slice(last));
-  return parts;
 }

@@ -4,7 +4,7 @@ import type { PageProps } from 'site-gen';
 import { DisplayTitle } from '../components/DisplayTitle.tsx';
 import { Layout } from '../components/Layout.tsx';
 import ContactFormIsland from '../islands/contact-form.tsx';
-import { fillNodes } from '../lib/text.ts';
+import { fillNodes } from '../lib/text-nodes.ts';
 
 export function ContactPage({ site, content, path }: PageProps<Content>) {
   const { contact } = content.copy;

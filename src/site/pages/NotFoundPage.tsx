@@ -5,7 +5,7 @@ import { useWithBase } from 'site-gen';
 import { ButtonLink } from '../components/ButtonLink.tsx';
 import { Cta } from '../components/Cta.tsx';
 import { Layout } from '../components/Layout.tsx';
-import NotFoundLogger from '../islands/not-found-logger.tsx';
+import NotFoundLogger from '../behaviours/not-found-logger.ts';
 
 /** Compact: a short page needs no scroll-to-top button, and the call to action keeps only its headline and booking button. */
 export function NotFoundPage({ site, content, path }: PageProps<Content>) {
