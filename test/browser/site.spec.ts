@@ -124,11 +124,16 @@ test.describe('home page', () => {
 
   test('loads the self-hosted display and body fonts', async ({ page }) => {
     await page.goto('/');
-    const loaded = await page.evaluate(async () => {
-      await document.fonts.ready;
-      return [...document.fonts].filter((face) => face.status === 'loaded').map((face) => face.family.replace(/"/g, ''));
-    });
-    expect(loaded).toEqual(expect.arrayContaining(['Anton', 'Inter']));
+    // The faces come with the full stylesheet, added after the first paint: until then `document.fonts.ready` may
+    // already have resolved with the fallbacks alone, so ask again until the web fonts are there.
+    await expect
+      .poll(() =>
+        page.evaluate(async () => {
+          await document.fonts.ready;
+          return [...document.fonts].filter((face) => face.status === 'loaded').map((face) => face.family.replace(/"/g, ''));
+        }),
+      )
+      .toEqual(expect.arrayContaining(['Anton', 'Inter']));
   });
 });
 
