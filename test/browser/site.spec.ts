@@ -124,6 +124,8 @@ test.describe('home page', () => {
 
   test('loads the self-hosted display and body fonts', async ({ page }) => {
     await page.goto('/');
+    // The fonts are declared by the full stylesheet, which is added at first contentful paint: wait until it applies.
+    await expect.poll(() => page.evaluate(() => Boolean((document.getElementById('site-css') as HTMLLinkElement | null)?.sheet))).toBe(true);
     const loaded = await page.evaluate(async () => {
       await document.fonts.ready;
       return [...document.fonts].filter((face) => face.status === 'loaded').map((face) => face.family.replace(/"/g, ''));
@@ -141,7 +143,8 @@ test.describe('responsive layout', () => {
     test(`the services grid has ${columns} column${columns > 1 ? 's' : ''} at ${width} px`, async ({ page }) => {
       await page.setViewportSize({ width, height: 900 });
       await page.goto('/');
-      expect(await serviceColumns(page)).toBe(columns);
+      // The services section is below the first screen: its layout comes with the full stylesheet, after the first paint.
+      await expect.poll(() => serviceColumns(page)).toBe(columns);
     });
   }
 
