@@ -139,9 +139,24 @@ async function serveFaqVariant(page: Page, change: (props: { items: Array<Record
   });
 }
 
-/** Waits for running CSS transitions (a toast sliding in) to end; endless animations are not waited for. */
+/**
+ * Waits for running CSS transitions (a toast sliding in) to end; endless animations are not waited for, nor
+ * transitions inside content the browser skips (content-visibility: auto off screen), which stay paused until it is
+ * rendered again (e.g. a section below the first screen that began one when the full stylesheet applied).
+ */
 async function settled(page: Page): Promise<void> {
-  await page.evaluate(() => Promise.all(document.getAnimations().filter((a) => a instanceof CSSTransition).map((a) => a.finished)));
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a instanceof CSSTransition)
+        .filter((a) => {
+          const target = (a.effect as KeyframeEffect | null)?.target;
+          return !target || target.checkVisibility({ contentVisibilityAuto: true });
+        })
+        .map((a) => a.finished),
+    ),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------------
