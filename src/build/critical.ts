@@ -1,8 +1,9 @@
 // Selects a page's critical CSS: the rules of the compiled stylesheet that match its server-rendered HTML, and what they use.
 // Split by job: critical/select.ts (which rules), critical/match.ts and selectors.ts (does a selector match the page),
-// critical/usage.ts (what the kept rules use), critical/serialize.ts (the CSS text), critical/shape.ts (pages alike).
+// critical/deferred.ts (what first paint skips), critical/usage.ts (what the kept rules use), critical/serialize.ts (the CSS text), critical/shape.ts (pages alike).
 import { parse, type Root, type Rule } from 'postcss';
 import { CssError } from '../errors.ts';
+import { skippedAtFirstPaint } from './critical/deferred.ts';
 import { PageMatcher } from './critical/match.ts';
 import { isKeyframes, select, type PreparedSheet, type Selection } from './critical/select.ts';
 import { splitTopLevel, stripDynamic } from './critical/selectors.ts';
@@ -33,6 +34,9 @@ export interface CriticalCssOptions {
 export function criticalCss(css: string, html: string, options: CriticalCssOptions = {}): string {
   const sheet = prepare(css);
   const matcher = new PageMatcher(html, options.rootClassVariants ?? [['dark'], ['light']]);
+  // What the browser skips at first paint (content-visibility: auto) needs no critical CSS: the full stylesheet,
+  // added at first contentful paint, styles it before it comes into view.
+  matcher.skipInside(skippedAtFirstPaint(sheet, matcher));
   matcher.evaluate(sheet.queries);
 
   const selection: Selection = { selectors: new Map(), fontFaces: [], keyframes: [], properties: [], definitions: new Set() };

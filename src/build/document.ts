@@ -49,14 +49,21 @@ export function checkTemplate(template: string, file: string): void {
  * critical CSS, so that neither the stylesheet nor the web fonts it declares (swap faces are left out of the critical
  * CSS) are fetched while the HTML is arriving and the first frame is laid out: on a slow link they would share its
  * bandwidth, and a font that arrives before the first paint makes the browser lay the text out twice. The critical
- * CSS styles the whole page, so the stylesheet changes nothing on screen when it applies. Browsers without paint
- * timing get it after the load event and a rendered frame. Without JavaScript, a <noscript> link loads it at once.
+ * CSS styles the first screen from the top of the page (not what content-visibility: auto defers past its first
+ * section), so the stylesheet changes nothing there when it applies. A page opened elsewhere than its top (a
+ * #fragment, a reload or back/forward that restores the scroll position) may show any part of it first: there the
+ * stylesheet is added at once with blocking="render", so the first frame waits for it rather than painting a
+ * section unstyled. Browsers without paint timing get it after the load event and a rendered frame. Without
+ * JavaScript, a <noscript> link loads it at once.
  */
 export const STYLESHEET_LOADER = [
-  '(function(){var d=document,s=d.currentScript,h=s&&s.dataset.href,done=0;',
-  'function add(){if(done||!h)return;done=1;var l=d.createElement("link");l.rel="stylesheet";l.href=h;l.id="site-css";d.head.appendChild(l)}',
-  'var P=window.PerformanceObserver;',
-  'if(P&&P.supportedEntryTypes&&P.supportedEntryTypes.indexOf("paint")>=0){',
+  '(function(){var d=document,s=d.currentScript,h=s&&s.dataset.href,done=0,P=window.PerformanceObserver,',
+  'n=performance.getEntriesByType&&performance.getEntriesByType("navigation")[0],',
+  'deep=location.hash.length>1||!!n&&n.type!=="navigate"&&n.type!=="prerender";',
+  'function add(){if(done||!h)return;done=1;var l=d.createElement("link");l.rel="stylesheet";l.href=h;l.id="site-css";',
+  'if(deep)l.setAttribute("blocking","render");d.head.appendChild(l)}',
+  'if(deep)add();',
+  'else if(P&&P.supportedEntryTypes&&P.supportedEntryTypes.indexOf("paint")>=0){',
   'new P(function(list,o){if(list.getEntriesByName("first-contentful-paint").length){o.disconnect();add()}}).observe({type:"paint",buffered:true})',
   '}else{var later=function(){requestAnimationFrame(function(){setTimeout(add)})};if(d.readyState==="complete")later();else addEventListener("load",later)}',
   '})();',

@@ -109,7 +109,8 @@ export function renderIsland(path: string, definition: Definition, props: unknow
   const attrs = behaviour ? [`data-island="${name}"`, `data-hydrate="${hydrate}"`, 'data-behaviour'] : [`data-island="${name}"`, `data-hydrate="${hydrate}"`, `data-id="${id}"`];
   if (media) attrs.push(`data-media="${escapeAttribute(media)}"`);
   if (targets) attrs.push(`data-targets="${escapeAttribute(targets)}"`);
-  if (json !== '{}') attrs.push(`data-props="${escapeAttribute(json)}"`);
+  // Single-quoted: JSON is full of `"`, each of which would cost six bytes as `&quot;` (about 80 B gzip on the home page).
+  if (json !== '{}') attrs.push(`data-props='${escapeSingleQuotedAttribute(json)}'`);
   return `<site-island ${attrs.join(' ')}>${inner}</site-island>`;
 }
 
@@ -152,8 +153,14 @@ function findUnserializable(value: unknown, at: string): { at: string; what: str
   return null;
 }
 
+/** An attribute value safe in either quoting (a template may use `'` or `"`). */
 export function escapeAttribute(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&#39;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** The value of a single-quoted attribute: `"` stays as it is (JSON is full of them). */
+export function escapeSingleQuotedAttribute(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/'/g, '&#39;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /** Every link and id of the page, read in one pass of htmlparser2's tokenizer: no document is built. */

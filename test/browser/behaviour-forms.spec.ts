@@ -1,7 +1,7 @@
 // Issue 4, part B in a browser: the FAQ accordion, the contact and newsletter forms, the two toast regions, an island that fails.
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page, Request } from '@playwright/test';
-import { renderIsland } from '../../src/build/render.tsx';
+import { escapeSingleQuotedAttribute, renderIsland } from '../../src/build/render.tsx';
 import { ALERT_TOASTER, FAQ_COUNT, NOTIFICATIONS_TOASTER, SIMULATED_SEND_DELAY_MS } from '../../src/site/constants.ts';
 import faqIsland from '../../src/site/islands/faq.tsx';
 import { expect, gotoWithTheme, test } from './fixtures.ts';
@@ -127,21 +127,36 @@ async function serveFaqVariant(page: Page, change: (props: { items: Array<Record
     if (route.request().resourceType() !== 'document') return route.continue();
     const response = await route.fetch();
     const html = await response.text();
-    const island = /<site-island data-island="faq" data-hydrate="[^"]*" data-id="i(\d+)-" data-props="([^"]*)">[\s\S]*?<\/site-island>/.exec(html);
+    const island = /<site-island data-island="faq" data-hydrate="[^"]*" data-id="i(\d+)-" data-props='([^']*)'>[\s\S]*?<\/site-island>/.exec(html);
     if (!island) throw new Error('the home page has no FAQ island');
     const props = JSON.parse(island[2]!.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&'));
     const changed = change(props);
     const replacement = ssr
       ? renderIsland('/', faqIsland.island, changed, Number(island[1]))
-      : island[0].replace(/data-props="[^"]*"/, `data-props="${JSON.stringify(changed).replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"`);
+      : island[0].replace(/data-props='[^']*'/, `data-props='${escapeSingleQuotedAttribute(JSON.stringify(changed))}'`);
     const headers = Object.fromEntries(Object.entries(response.headers()).filter(([name]) => !['content-encoding', 'content-length', 'etag'].includes(name)));
     await route.fulfill({ status: response.status(), headers, body: html.replace(island[0], () => replacement) });
   });
 }
 
-/** Waits for running CSS transitions (a toast sliding in) to end; endless animations are not waited for. */
+/**
+ * Waits for running CSS transitions (a toast sliding in) to end; endless animations are not waited for, nor
+ * transitions inside content the browser skips (content-visibility: auto off screen), which stay paused until it is
+ * rendered again (e.g. a section below the first screen that began one when the full stylesheet applied).
+ */
 async function settled(page: Page): Promise<void> {
-  await page.evaluate(() => Promise.all(document.getAnimations().filter((a) => a instanceof CSSTransition).map((a) => a.finished)));
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a instanceof CSSTransition)
+        .filter((a) => {
+          const target = (a.effect as KeyframeEffect | null)?.target;
+          return !target || target.checkVisibility({ contentVisibilityAuto: true });
+        })
+        .map((a) => a.finished),
+    ),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -99,3 +99,61 @@ test.describe('sections rendered only near the viewport', () => {
     expect(rendered.skipped, 'once scrolled through, each section keeps its real height').toBe(rendered.all);
   });
 });
+
+/**
+ * Every element in the first screen as painted: its box cut to the screen (what lies below it may change), and the font, colours and display of its computed style.
+ * An element in a running transition or animation is only marked as such (its values are mid-way, whatever the
+ * stylesheet): the comparison leaves it out.
+ */
+async function firstScreen(page: Page): Promise<Record<string, string>> {
+  return page.evaluate(() => {
+    const seen: Record<string, string> = {};
+    document.querySelectorAll('body *').forEach((element, index) => {
+      const box = element.getBoundingClientRect();
+      if (box.bottom <= 0 || box.top >= innerHeight || box.width === 0 || !element.checkVisibility({ contentVisibilityAuto: true })) return;
+      const name = `${index} ${element.localName}.${[...element.classList].join('.')}`;
+      if (element.getAnimations().length > 0) return void (seen[name] = 'animated');
+      const style = getComputedStyle(element);
+      seen[name] = [box.left, box.right, Math.max(box.top, 0), Math.min(box.bottom, innerHeight)].map(Math.round).join(',') +
+        ` ${style.display} ${style.fontSize} ${style.fontWeight} ${style.color} ${style.backgroundColor} ${style.textTransform}`;
+    });
+    return seen;
+  });
+}
+
+const nextFrames = (page: Page) => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+
+// The critical CSS leaves out what the first paint skips (content-visibility: auto after the first such section); the
+// full stylesheet, added at first contentful paint, brings it. Held back 800 ms (a slow link), the first screen must
+// already look as it will with it: no flash of unstyled content, nothing moves when it arrives.
+for (const path of ['/', '/contact']) {
+  for (const [width, height] of [[360, 740], [768, 1024], [1024, 768], [1440, 900]] as const) {
+    test(`${path} at ${width}x${height}: the first screen is painted as with the full stylesheet while it is held back`, async ({ page }) => {
+      await page.setViewportSize({ width, height });
+      await page.emulateMedia({ reducedMotion: 'reduce' });
+      await recordLayoutShifts(page);
+      // The fonts never arrive: both states are compared in the fallback faces.
+      await page.route(/\.woff2$/, () => new Promise(() => {}));
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(/\/assets\/site-[^/]*\.css$/, async (route) => {
+        await Promise.race([held, new Promise((resolve) => setTimeout(resolve, 800))]);
+        await route.continue();
+      });
+      await page.goto(path, { waitUntil: 'domcontentloaded' });
+      await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0);
+      await nextFrames(page);
+      const stylesheetLoaded = () => page.evaluate(() => Boolean((document.getElementById('site-css') as HTMLLinkElement | null)?.sheet));
+      expect(await stylesheetLoaded(), 'the full stylesheet is still held back').toBe(false);
+      const critical = await firstScreen(page);
+      release();
+      await expect.poll(stylesheetLoaded).toBe(true);
+      await nextFrames(page);
+      const full = await firstScreen(page);
+      const differing = Object.keys(full).filter((name) => critical[name] !== full[name] && critical[name] !== 'animated' && full[name] !== 'animated');
+      expect(differing.map((name) => `${name}: ${critical[name] ?? 'not painted'} -> ${full[name]}`), 'painted the same before the stylesheet').toEqual([]);
+      const shifts = await page.evaluate(() => (window as unknown as { __shifts: string[] }).__shifts);
+      expect(shifts, 'no layout shift').toEqual([]);
+    });
+  }
+}

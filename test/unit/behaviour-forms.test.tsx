@@ -195,7 +195,7 @@ islands('the toast regions add nothing to the HTML before a toast is needed; the
   const toasts = /<site-island data-island="toasts"[^>]*>([\s\S]*?)<\/site-island>/.exec(html);
   assert.ok(toasts, 'the toasts island is on the page');
   assert.is(toasts![1], '', 'no markup until the first toast');
-  const faqProps = /<site-island data-island="faq"[^>]*data-props="([^"]*)"/.exec(html)![1]!.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+  const faqProps = /<site-island data-island="faq"[^>]*data-props='([^']*)'/.exec(html)![1]!.replace(/&#39;/g, "'").replace(/&amp;/g, '&');
   assert.is(JSON.parse(faqProps).items.length, 7);
 });
 

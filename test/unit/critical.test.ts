@@ -234,6 +234,69 @@ critical('fails with a CssError for CSS it cannot parse', () => {
   assert.throws(() => criticalCss('.a{color:red', '<p class="a"></p>'), (error: unknown) => error instanceof CssError && /Unclosed block/.test((error as Error).message));
 });
 
+/** A page whose main holds a first screen and three sections the stylesheet defers with content-visibility: auto. */
+const deferredPage = [
+  '<!doctype html><html class="dark"><body><main>',
+  '<section class="hero"><h1 class="title">Hi</h1><a class="btn">Go</a></section>',
+  '<section class="section"><p class="first-deferred">Near the first screen</p></section>',
+  '<section class="section"><p class="pillar">Pillar</p><a class="btn">More</a><span class="icon">i</span></section>',
+  '<section class="section"><div class="faq"><p class="faq-q">Q</p></div></section>',
+  '</main><footer class="footer"><p class="footer-text">Footer</p><span class="icon">i</span></footer></body></html>',
+].join('');
+const deferredCss = [
+  'main>.section:not(:first-child){content-visibility:auto;contain-intrinsic-size:auto 40rem}',
+  '.title{font-size:3rem}.btn{color:red}.first-deferred{color:blue}.pillar{margin:0}.faq .faq-q{font-weight:700}',
+  '.footer-text{color:gray}.icon{width:1rem}.section{padding:1rem}',
+  '.light .pillar{color:#000}.dark{--bg:#000}.light{--bg:#fff}html.dark .faq{color:var(--fg)}.dark{--fg:#fff}',
+  '@keyframes pop{to{opacity:1}}.faq-q{animation:pop 1s}',
+].join('');
+
+critical('leaves out a rule that matches only inside a content-visibility: auto subtree after the first', () => {
+  const kept = selectors(criticalCss(deferredCss, deferredPage));
+  for (const selector of ['.pillar', '.faq .faq-q', '.light .pillar', 'html.dark .faq', '.faq-q']) {
+    assert.not.ok(kept.includes(selector), `${selector} only styles what the first paint skips; kept: ${kept.join(' | ')}`);
+  }
+  assert.not.ok(criticalCss(deferredCss, deferredPage).includes('@keyframes pop'), 'nor the keyframes only a left-out rule uses');
+});
+
+critical('keeps a rule that matches inside such a subtree and outside it', () => {
+  const kept = selectors(criticalCss(deferredCss, deferredPage));
+  assert.ok(kept.includes('.btn'), '.btn is also in the hero');
+  assert.ok(kept.includes('.icon'), '.icon is also in the footer, which is not deferred');
+  assert.ok(kept.includes('.footer-text'), 'the footer keeps its CSS');
+});
+
+critical('keeps the rules of the deferred elements themselves, and of the whole first deferred subtree', () => {
+  const kept = selectors(criticalCss(deferredCss, deferredPage));
+  assert.ok(kept.includes('main>.section:not(:first-child)'), 'the rule that defers them, with the size that holds their place');
+  assert.ok(kept.includes('.section'), 'their own box is rendered');
+  assert.ok(kept.includes('.first-deferred'), 'the first deferred section may begin inside the first screen: the browser renders it in the first frame');
+});
+
+critical('keeps the theme rules for the html element whatever is deferred', () => {
+  const kept = selectors(criticalCss(deferredCss, deferredPage));
+  assert.ok(kept.includes('.dark') && kept.includes('.light'), `both themes' rules for <html> stay; kept: ${kept.join(' | ')}`);
+});
+
+critical('defers only for certain: not for a state, a media query, a theme, or when another rule may undo it', () => {
+  const base = '.title{x:1}.first-deferred{x:1}.pillar{x:1}.faq-q{x:1}';
+  const keepsPillar = (css: string, why: string) => assert.ok(selectors(criticalCss(css + base, deferredPage)).includes('.pillar'), why);
+  keepsPillar('.section:hover{content-visibility:auto}', 'a state may not hold at first paint');
+  keepsPillar('@media (min-width:60rem){.section{content-visibility:auto}}', 'a media query may not hold in this window');
+  keepsPillar('.light .section{content-visibility:auto}', 'one theme only');
+  keepsPillar('.section{content-visibility:auto}.section:nth-child(3){content-visibility:visible}', 'a later rule may make it visible');
+  keepsPillar('.section{content-visibility:auto}.section:focus-within{content-visibility:visible}', 'a state may make it visible');
+  assert.not.ok(
+    selectors(criticalCss('@layer base{.section{content-visibility:auto}}' + base, deferredPage)).includes('.pillar'),
+    'inside @layer the declaration applies everywhere',
+  );
+});
+
+critical('defers nothing on a page without content-visibility: auto', () => {
+  const kept = selectors(criticalCss('.pillar{margin:0}.faq-q{x:1}', deferredPage));
+  assert.equal(kept, ['.pillar', '.faq-q']);
+});
+
 critical.run();
 
 const strip = suite('stripDynamic');

@@ -15,6 +15,8 @@ export class PageMatcher {
   private readonly variants: string[][];
   private readonly variantClasses: string[];
   private readonly results = new Map<string, boolean>();
+  /** Elements inside a subtree the browser skips at first paint: a match there does not count. */
+  private readonly skipped = new Set<Element>();
 
   constructor(html: string, variants: string[][]) {
     const whole = /^\s*(?:<!--[\s\S]*?-->\s*)*(?:<!doctype[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*<html[\s>]/i.test(html);
@@ -58,19 +60,80 @@ export class PageMatcher {
       }
     }
     if (pending.length === 0 || !this.html) return;
-
-    const original = this.html.getAttribute('class');
-    const others = (original ?? '').split(/\s+/).filter((name) => name && !this.variantClasses.includes(name));
-    const states = [original ?? '', ...this.variants.map((set) => [...others, ...set].join(' '))];
-    try {
-      for (const state of [...new Set(states)]) {
-        this.html.setAttribute('class', state);
+    for (const state of this.rootClassStates()) {
+      this.withRootClass(state, () => {
         for (const query of pending) if (!this.results.get(query) && this.query(query)) this.results.set(query, true);
-      }
+      });
+    }
+  }
+
+  /** <html>'s class as written, then with each variant's classes in place of the variant classes it has. */
+  private rootClassStates(): string[] {
+    if (!this.html) return [];
+    const original = this.html.getAttribute('class') ?? '';
+    const others = original.split(/\s+/).filter((name) => name && !this.variantClasses.includes(name));
+    return [...new Set([original, ...this.variants.map((set) => [...others, ...set].join(' '))])];
+  }
+
+  private withRootClass(state: string | undefined, run: () => void): void {
+    if (state === undefined || !this.html) return run();
+    const original = this.html.getAttribute('class');
+    try {
+      this.html.setAttribute('class', state);
+      run();
     } finally {
       if (original === null) this.html.removeAttribute('class');
       else this.html.setAttribute('class', original);
     }
+  }
+
+  /** The elements `query` matches in each state; throws if linkedom cannot read it. */
+  private *inStates(query: string, states: (string | undefined)[]): Generator<Set<Element>> {
+    for (const state of states) {
+      let elements = new Set<Element>();
+      this.withRootClass(state, () => {
+        elements = new Set(this.document.querySelectorAll(query));
+      });
+      yield elements;
+    }
+  }
+
+  /**
+   * From now on, a selector matches only if it matches an element outside the subtrees of `roots` (the roots
+   * themselves count): what the browser skips at first paint needs no critical CSS. Answers given so far are dropped.
+   */
+  skipInside(roots: Iterable<Element>): void {
+    for (const root of roots) for (const element of root.querySelectorAll('*')) this.skipped.add(element);
+    this.results.clear();
+  }
+
+  inDocumentOrder(elements: Iterable<Element>): Element[] {
+    const wanted = new Set(elements);
+    return this.all.filter((element) => wanted.has(element));
+  }
+
+  /** The elements a static selector matches in every root-class state (in the page as it is, if it reads none). */
+  elementsInEveryState(query: string): Element[] {
+    const states = this.dependsOnRootClasses(query) ? this.rootClassStates() : [undefined];
+    let found: Element[] | undefined;
+    try {
+      for (const elements of this.inStates(query, states)) found = found ? found.filter((element) => elements.has(element)) : [...elements];
+    } catch {
+      return [];
+    }
+    return found ?? [];
+  }
+
+  /** The elements a selector (states removed) matches in any root-class state; every element if it cannot be read. */
+  elementsInAnyState(query: string): Element[] {
+    const states = this.dependsOnRootClasses(query) ? this.rootClassStates() : [undefined];
+    const found = new Set<Element>();
+    try {
+      for (const elements of this.inStates(query, states)) for (const element of elements) found.add(element);
+    } catch {
+      return this.all;
+    }
+    return [...found];
   }
 
   matches(query: string): boolean {
@@ -84,18 +147,29 @@ export class PageMatcher {
       const compounds = compoundsOf(query);
       const last = compounds?.[compounds.length - 1];
       if (compounds && last && compounds.every((compound) => compound.simple)) {
-        return (this.elementsWith(last) ?? this.all).some((element) => this.matchesFrom(element, compounds, compounds.length - 1));
+        return (this.elementsWith(last) ?? this.all).some(
+          (element) => !this.skipped.has(element) && this.matchesFrom(element, compounds, compounds.length - 1),
+        );
       }
       // element.matches() compiles the selector on each call: worth it for a few candidates, not for many.
       const candidates = last && this.elementsWith(last);
-      if (candidates && candidates.length <= MAX_CANDIDATES) return candidates.some((element) => element.matches(query));
+      if (candidates && candidates.length <= MAX_CANDIDATES) {
+        return candidates.some((element) => !this.skipped.has(element) && element.matches(query));
+      }
       // Otherwise search only inside the elements an earlier compound requires: `.faq__item p` within each .faq__item.
       const scopes = compounds && this.scopes(compounds);
-      if (scopes && scopes.length <= MAX_CANDIDATES) return scopes.some((scope) => scope.querySelector(query) !== null);
-      return this.document.querySelector(query) !== null;
+      if (scopes && scopes.length <= MAX_CANDIDATES) return scopes.some((scope) => this.anyShownIn(scope, query));
+      return this.anyShownIn(this.document, query);
     } catch {
       return true;
     }
+  }
+
+  /** Whether `query` matches an element of `scope` outside the skipped subtrees. */
+  private anyShownIn(scope: Document | Element, query: string): boolean {
+    if (this.skipped.size === 0) return scope.querySelector(query) !== null;
+    for (const element of scope.querySelectorAll(query)) if (!this.skipped.has(element)) return true;
+    return false;
   }
 
   /**
