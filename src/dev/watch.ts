@@ -15,6 +15,7 @@ import { Publisher } from './publish.ts';
 import { createRebuildQueue } from './queue.ts';
 import { createReloadHub } from './reload.ts';
 import { createStaticServer, type Handler } from './server.ts';
+import { trailingChanges } from './trailing-changes.ts';
 
 export interface WatchOptions {
   config: string;
@@ -75,10 +76,13 @@ export async function startWatch(options: WatchOptions): Promise<WatchSession> {
     ignored: (file) => !isWatchable(path.relative(paths.root, file)),
   });
   const scanned = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  const changed = (absolute: string) => queue.add({ file: absolute, aliases: aliasesOf(absolute) });
+  const trailing = trailingChanges(changed);
   watcher.on('all', (event, file) => {
     if (event === 'addDir' || event === 'unlinkDir') return;
     const absolute = path.resolve(paths.root, file);
-    queue.add({ file: absolute, aliases: aliasesOf(absolute) });
+    changed(absolute);
+    if (event === 'change') trailing.seen(absolute);
   });
   watcher.on('error', (error) => options.error(`site-gen watch: the file watcher failed: ${(error as Error).message}`));
 
@@ -96,6 +100,7 @@ export async function startWatch(options: WatchOptions): Promise<WatchSession> {
   });
   const close = async () => {
     await watcher.close();
+    trailing.close();
     await queue.close();
     hub.close();
     await server.close();
