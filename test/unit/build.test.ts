@@ -86,7 +86,7 @@ output('a behaviour\'s chunk and every chunk it imports hold no React; an island
   assert.ok(details, 'the behaviour has a chunk of its own');
   for (const file of closure(details)) assert.not.match(text(files, file), REACT, `${file}, loaded with the behaviour, holds no React`);
   assert.ok([...closure(chunk('counter'))].some((file) => REACT.test(text(files, file))), 'the check can fail: an island\'s chunks do hold React');
-  assert.match(text(files, 'index.html'), /<site-island data-island="details" data-hydrate="interaction" data-behaviour data-props="/);
+  assert.match(text(files, 'index.html'), /<site-island data-island="details" data-hydrate="interaction" data-behaviour data-props='/);
 });
 
 output('the CSP hashes exactly the inline script and style, with no unsafe-inline', () => {
