@@ -62,11 +62,15 @@ test('a CSS edit applies without a reload: state on window and the scroll positi
     // Instant: the site scrolls smoothly by default, which would still be moving when the stylesheet lands.
     window.scrollTo({ top: 300, behavior: 'instant' });
   });
-  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(300);
+  // Sections below the first screen are laid out as they come near (content-visibility: auto), and the browser's
+  // scroll anchoring may then move the position by a pixel: within 2 px of 300 is where the visitor is.
+  await expect.poll(() => page.evaluate(() => Math.abs(window.scrollY - 300))).toBeLessThanOrEqual(2);
+  const before = await page.evaluate(() => window.scrollY);
   await project.edit(HERO_CSS, (text) => text.replace(/^\.hero \{\n/m, '.hero {\n  outline-offset: 11px;\n'));
   await expect(hero).toHaveCSS('outline-offset', '11px');
   expect(await page.evaluate(() => (window as unknown as { beforeEdit?: string }).beforeEdit), 'no reload').toBe('kept');
-  expect(await page.evaluate(() => window.scrollY), 'the scroll position stays').toBe(300);
+  const after = await page.evaluate(() => window.scrollY);
+  expect(Math.abs(after - before), `the scroll position stays (${before} -> ${after})`).toBeLessThanOrEqual(2);
   await expect(page.locator('link#site-css'), 'one full stylesheet, the new one').toHaveCount(1);
 });
 
