@@ -1,10 +1,11 @@
 // What `site-gen build` keeps between builds: each page's render, critical CSS and document, the client bundle and the
 // compressed output files, named by a hash of everything each was made from, so unchanged work is read back.
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
+import { toolSources } from '../tool/compile.js';
 import { toolRoot } from './paths.ts';
 import type { ClientBundle } from './bundle.ts';
 import type { Compressed, CompressionStore } from './compress.ts';
@@ -49,15 +50,8 @@ let toolKey: string | undefined;
  * same site. The site's folder (src/site) is the site's code, hashed through its bundle instead.
  */
 export function toolVersionKey(): string {
-  if (toolKey) return toolKey;
-  const files = ['package.json', 'package-lock.json', 'tsconfig.json'].map((file) => join(toolRoot, file));
-  for (const dir of ['bin', 'src']) {
-    for (const entry of readdirSync(join(toolRoot, dir), { recursive: true, withFileTypes: true })) {
-      const file = join(entry.parentPath, entry.name);
-      if (entry.isFile() && !relative(toolRoot, file).startsWith(join('src', 'site'))) files.push(file);
-    }
-  }
-  toolKey = hash(...files.sort().flatMap((file) => [relative(toolRoot, file), readFileSync(file)]));
+  // The same files the tool's compile follows (src/tool/compile.js), by content: a cache outlives any one compile.
+  toolKey ??= hash(...toolSources(toolRoot).flatMap((file) => [relative(toolRoot, file), readFileSync(file)]));
   return toolKey;
 }
 
