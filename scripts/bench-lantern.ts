@@ -9,6 +9,8 @@ import { launch } from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { LanternFirstContentfulPaint } from 'lighthouse/core/computed/metrics/lantern-first-contentful-paint.js';
 import { LanternLargestContentfulPaint } from 'lighthouse/core/computed/metrics/lantern-largest-contentful-paint.js';
+import { LanternTotalBlockingTime } from 'lighthouse/core/computed/metrics/lantern-total-blocking-time.js';
+import { LanternInteractive } from 'lighthouse/core/computed/metrics/lantern-interactive.js';
 import { loadArtifacts } from 'lighthouse/core/lib/asset-saver.js';
 
 const CHROME = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -18,6 +20,7 @@ interface GraphNode {
   duration: number;
   request?: { url: string; priority: string; transferSize: number };
   childEvents?: { name: string; dur?: number }[];
+  getDependencies?(): GraphNode[];
 }
 interface Estimate {
   timeInMs: number;
@@ -29,8 +32,11 @@ function describe(node: GraphNode): string {
     const { url, priority, transferSize } = node.request;
     return `request ${url.replace(/^https?:\/\/[^/]+/, '')} [${priority}] ${(transferSize / 1024).toFixed(1)} KB`;
   }
-  const events = [...new Set((node.childEvents ?? []).filter((e) => (e.dur ?? 0) > 500).map((e) => e.name))];
-  return `CPU task, ${(node.duration / 1000).toFixed(1)} ms observed: ${events.join(', ')}`;
+  const totals = new Map<string, number>();
+  for (const e of node.childEvents ?? []) if ((e.dur ?? 0) > 500) totals.set(e.name, (totals.get(e.name) ?? 0) + e.dur! / 1000);
+  const events = [...totals].map(([name, ms]) => `${name} ${ms.toFixed(1)}`);
+  const after = (node.getDependencies?.() ?? []).filter((d) => d.request).map((d) => d.request!.url.replace(/^https?:\/\/[^/]+/, ''));
+  return `CPU task, ${(node.duration / 1000).toFixed(1)} ms observed: ${events.join(', ')}${after.length ? ` (after ${after.join(' ')})` : ''}`;
 }
 
 function print(name: string, estimate: Estimate): void {
@@ -53,6 +59,9 @@ for (const url of urls) {
     if (!lhr) throw new Error(`Lighthouse returned no report for ${url}.`);
     const audit = (id: string) => lhr.audits[id]?.numericValue?.toFixed(0);
     console.log(`${url}: FCP ${audit('first-contentful-paint')} ms, LCP ${audit('largest-contentful-paint')} ms, CPU index ${lhr.environment.benchmarkIndex.toFixed(0)}`);
+    const observed = (lhr.audits.metrics?.details as { items?: Record<string, number>[] } | undefined)?.items?.[0] ?? {};
+    const lcpElement = JSON.stringify(lhr.audits['largest-contentful-paint-element']?.details ?? {}).match(/"selector":"([^"]+)"/)?.[1];
+    console.log(`  observed: FCP ${observed.observedFirstContentfulPaint} ms, LCP ${observed.observedLargestContentfulPaint} ms (${lcpElement}), load ${observed.observedLoad} ms`);
     const artifacts = await loadArtifacts(dir);
     const settings = lhr.configSettings;
     const data = { trace: artifacts.Trace, devtoolsLog: artifacts.DevtoolsLog, gatherContext: artifacts.GatherContext, settings, URL: artifacts.URL, SourceMaps: [], simulator: null };
@@ -63,8 +72,26 @@ for (const url of urls) {
     print('FCP pessimistic', fcp.pessimisticEstimate);
     print('LCP optimistic', lcp.optimisticEstimate);
     print('LCP pessimistic', lcp.pessimisticEstimate);
+    const tti = (await LanternInteractive.request(data as never, context as never)) as unknown as { optimisticEstimate: Estimate; pessimisticEstimate: Estimate };
+    const tbt = (await LanternTotalBlockingTime.request(data as never, context as never)) as unknown as { timing: number; optimisticEstimate: Estimate; pessimisticEstimate: Estimate };
+    // TBT is the mean of two sums: simulated CPU tasks of 50 ms or more, clipped to [FCP, TTI], less 50 ms each.
+    // The optimistic sum takes the pessimistic FCP and the optimistic TTI; the pessimistic one the other way round.
+    const windows = {
+      optimistic: [fcp.pessimisticEstimate.timeInMs, tti.optimisticEstimate.timeInMs],
+      pessimistic: [fcp.optimisticEstimate.timeInMs, tti.pessimisticEstimate.timeInMs],
+    } as const;
+    console.log(`  TBT: ${tbt.timing.toFixed(1)} ms`);
+    for (const kind of ['optimistic', 'pessimistic'] as const) {
+      const [from, to] = windows[kind];
+      console.log(`    ${kind}: ${tbt[`${kind}Estimate`].timeInMs.toFixed(1)} ms, window ${from.toFixed(0)}-${to.toFixed(0)} ms; CPU tasks of 30 ms or more simulated:`);
+      const rows = [...tbt[`${kind}Estimate`].nodeTimings].filter(([node, t]) => node.type === 'cpu' && t.endTime - t.startTime >= Number(process.env.TASK_MS ?? 30));
+      for (const [node, t] of rows.sort((a, b) => a[1].startTime - b[1].startTime)) {
+        console.log(`    ${t.startTime.toFixed(0).padStart(5)}-${t.endTime.toFixed(0).padStart(5)}  ${describe(node)}`);
+      }
+    }
   } finally {
     await chrome.kill();
-    await rm(dir, { recursive: true, force: true });
+    if (process.env.KEEP_ARTIFACTS) console.log(`  artifacts kept in ${dir}`);
+    else await rm(dir, { recursive: true, force: true });
   }
 }

@@ -46,6 +46,8 @@ export interface PageInput {
   captureScript: string;
   /** The page's critical CSS (criticalCss of the full stylesheet and the page's HTML). */
   critical: string;
+  /** The swap fonts its first screen uses (fontsAfterPaint of the full stylesheet and the critical CSS). */
+  fontsAfterPaint: string[];
   cssFile: string;
   /** The site's head hook (src/site/head.ts) and the content it is given. */
   head: { hook?: HeadHook; content: unknown };
@@ -68,6 +70,7 @@ export function pageDocument(input: PageInput): string {
     script: scripts?.entry,
     captureScript: input.captureScript,
     fontPreloads: fontUrls(input.critical),
+    fontsAfterPaint: input.fontsAfterPaint,
     extraScripts: input.extraScripts,
     siteHead: siteHead(input.head.hook, headContext),
   });

@@ -1,14 +1,14 @@
 // Selects a page's critical CSS: the rules of the compiled stylesheet that match its server-rendered HTML, and what they use.
 // Split by job: critical/select.ts (which rules), critical/match.ts and selectors.ts (does a selector match the page),
 // critical/deferred.ts (what first paint skips), critical/usage.ts (what the kept rules use), critical/serialize.ts (the CSS text), critical/shape.ts (pages alike).
-import { parse, type Root, type Rule } from 'postcss';
+import { parse, type AtRule, type Root, type Rule } from 'postcss';
 import { CssError } from '../errors.ts';
 import { skippedAtFirstPaint } from './critical/deferred.ts';
 import { PageMatcher } from './critical/match.ts';
 import { isKeyframes, select, type PreparedSheet, type Selection } from './critical/select.ts';
 import { splitTopLevel, stripDynamic } from './critical/selectors.ts';
 import { serialize } from './critical/serialize.ts';
-import { keepUsedDefinitions } from './critical/usage.ts';
+import { faceFamily, familiesUsedBy, isSwapFace, keepUsedDefinitions, woff2Urls } from './critical/usage.ts';
 
 export { stripDynamic };
 
@@ -44,6 +44,29 @@ export function criticalCss(css: string, html: string, options: CriticalCssOptio
   keepUsedDefinitions(selection);
   return serialize(sheet.root.nodes, selection);
 }
+
+/**
+ * The woff2 files of the stylesheet's swap faces whose family the page's critical CSS uses: the fonts its first
+ * screen swaps to, which the stylesheet loader fetches with the stylesheet after the first paint and applies with it
+ * (src/build/document.ts STYLESHEET_LOADER). Faces of families only used further down are left to the browser, which
+ * fetches them when it lays that text out. Kept per critical CSS while the stylesheet stays the same: pages of one
+ * shape share theirs.
+ */
+export function fontsAfterPaint(css: string, critical: string): string[] {
+  if (afterPaint.css !== css) afterPaint = { css, byCritical: new Map() };
+  let urls = afterPaint.byCritical.get(critical);
+  if (urls) return urls;
+  const swapFaces: AtRule[] = [];
+  prepare(css).root.walkAtRules(/^font-face$/i, (face) => {
+    if (isSwapFace(face.toString())) swapFaces.push(face);
+  });
+  const isUsed = swapFaces.length > 0 ? familiesUsedBy(parse(critical)) : () => false;
+  urls = [...new Set(swapFaces.filter((face) => isUsed(faceFamily(face))).flatMap((face) => woff2Urls(face.toString())))];
+  afterPaint.byCritical.set(critical, urls);
+  return urls;
+}
+
+let afterPaint: { css: string; byCritical: Map<string, string[]> } = { css: '', byCritical: new Map() };
 
 let lastSheet: PreparedSheet | undefined;
 

@@ -5,7 +5,7 @@ import { RenderError, TemplateError } from '../errors.ts';
 import type { HeadContent } from '../head.ts';
 import { PAGE_INDEPENDENT_CSP } from '../http/policy.ts';
 import type { PageHead } from '../routes.ts';
-import { isSwapFace } from './critical/usage.ts';
+import { isSwapFace, woff2Urls } from './critical/usage.ts';
 import { escapeAttribute } from './render.tsx';
 
 export interface DocumentParts {
@@ -29,6 +29,11 @@ export interface DocumentParts {
   captureScript?: string;
   /** URLs of the woff2 fonts the critical CSS uses: fetched with the HTML rather than once layout finds the text. */
   fontPreloads?: string[];
+  /**
+   * URLs of the swap fonts the first screen uses (fontsAfterPaint() of the critical code): fetched with the
+   * stylesheet after the first paint, which is applied once they are in (STYLESHEET_LOADER).
+   */
+  fontsAfterPaint?: string[];
   /** Extra external scripts (the dev server's reload client). */
   extraScripts?: string[];
   /** What the site's head hook (src/site/head.ts) gave for this page. */
@@ -50,18 +55,38 @@ export function checkTemplate(template: string, file: string): void {
  * CSS) are fetched while the HTML is arriving and the first frame is laid out: on a slow link they would share its
  * bandwidth, and a font that arrives before the first paint makes the browser lay the text out twice. The critical
  * CSS styles the first screen from the top of the page (not what content-visibility: auto defers past its first
- * section), so the stylesheet changes nothing there when it applies. A page opened elsewhere than its top (a
- * #fragment, a reload or back/forward that restores the scroll position) may show any part of it first: there the
- * stylesheet is added at once with blocking="render", so the first frame waits for it rather than painting a
- * section unstyled. Browsers without paint timing get it after the load event and a rendered frame. Without
- * JavaScript, a <noscript> link loads it at once.
+ * section), so the stylesheet changes nothing there when it applies.
+ *
+ * The stylesheet is fetched at first contentful paint but applied (its media switched from "print") only once the
+ * swap fonts the first screen uses (the script's data-fonts, preloaded at the same moment) are in as well, so that
+ * the page is styled again and its text laid out in the new fonts once, in one frame, rather than once when the
+ * stylesheet declares the faces and again when each font arrives: on a phone each of those is a task long enough
+ * to hold up a tap. Before it applies, the @font-face rules it repeats from the inline critical CSS are deleted from
+ * it: Chromium takes a repeated face for a new one and looks every face and size up again. It applies at once if
+ * the visitor scrolls (the sections below the first screen need it), and at the latest 1 s after it has loaded if
+ * the fonts are slower; they then swap in as usual. A font that fails counts as in.
+ *
+ * A page opened elsewhere than its top (a #fragment, a reload or back/forward that restores the scroll position)
+ * may show any part of it first: there the stylesheet is added at once with blocking="render", so the first frame
+ * waits for it rather than painting a section unstyled. Browsers without paint timing get it after the load event
+ * and a rendered frame. Without JavaScript, a <noscript> link loads it at once.
  */
 export const STYLESHEET_LOADER = [
-  '(function(){var d=document,s=d.currentScript,h=s&&s.dataset.href,done=0,P=window.PerformanceObserver,',
+  '(function(){var d=document,s=d.currentScript,h=s&&s.dataset.href,f=s&&s.dataset.fonts,done=0,P=window.PerformanceObserver,',
   'n=performance.getEntriesByType&&performance.getEntriesByType("navigation")[0],',
   'deep=location.hash.length>1||!!n&&n.type!=="navigate"&&n.type!=="prerender";',
-  'function add(){if(done||!h)return;done=1;var l=d.createElement("link");l.rel="stylesheet";l.href=h;l.id="site-css";',
-  'if(deep)l.setAttribute("blocking","render");d.head.appendChild(l)}',
+  'function add(){if(done||!h)return;done=1;var wait=1,on=0,l=d.createElement("link");l.rel="stylesheet";l.id="site-css";',
+  // Applies the fetched sheet, less the @font-face rules the inline <style> elements already declare.
+  'function apply(){if(on)return;on=1;removeEventListener("scroll",apply);var seen={},r,j;try{',
+  'd.querySelectorAll("style").forEach(function(t){for(r=t.sheet.cssRules,j=r.length;j--;)seen[r[j].cssText]=1});',
+  'for(r=l.sheet.cssRules,j=r.length;j--;)if(r[j] instanceof CSSFontFaceRule&&seen[r[j].cssText])l.sheet.deleteRule(j)',
+  '}catch(e){}l.removeAttribute("media")}',
+  'function one(){if(!--wait)apply()}',
+  'if(deep)l.setAttribute("blocking","render");',
+  'else{l.media="print";l.onload=function(){one();setTimeout(apply,1e3)};l.onerror=apply;addEventListener("scroll",apply,{passive:true});',
+  'if(f)f.split(" ").forEach(function(u){var p=d.createElement("link");wait++;p.rel="preload";p.as="font";p.crossOrigin="";',
+  'p.onload=p.onerror=one;p.href=u;d.head.appendChild(p)})}',
+  'l.href=h;d.head.appendChild(l)}',
   'if(deep)add();',
   'else if(P&&P.supportedEntryTypes&&P.supportedEntryTypes.indexOf("paint")>=0){',
   'new P(function(list,o){if(list.getEntriesByName("first-contentful-paint").length){o.disconnect();add()}}).observe({type:"paint",buffered:true})',
@@ -126,7 +151,7 @@ export function renderDocument(parts: DocumentParts): string {
     ...(parts.fontPreloads ?? []).map((href) => `<link rel="preload" href="${a(href)}" as="font" type="font/woff2" crossorigin>`),
     `<noscript><link rel="stylesheet" href="${a(parts.stylesheet)}"></noscript>`,
     ...(siteHead.scripts ?? []).map((script) => `<script>${script}</script>`),
-    `<script data-href="${a(parts.stylesheet)}">${STYLESHEET_LOADER}</script>`,
+    `<script data-href="${a(parts.stylesheet)}"${parts.fontsAfterPaint?.length ? ` data-fonts="${a(parts.fontsAfterPaint.join(' '))}"` : ''}>${STYLESHEET_LOADER}</script>`,
     capture ? `<script data-entry="${a(parts.script!)}">${capture}</script>` : '',
     ...(parts.extraScripts ?? []).map((src) => `<script type="module" src="${a(src)}"></script>`),
     ...(siteHead.jsonLd ?? []).map((data) => `<script type="application/ld+json">${scriptJson(data)}</script>`),
@@ -151,7 +176,7 @@ export function fillTemplate(template: string, parts: { lang: string; base: stri
  */
 export function fontUrls(css: string): string[] {
   const faces = [...css.matchAll(/@font-face\s*\{[^}]*\}/g)].map((face) => face[0]).filter((face) => !isSwapFace(face));
-  const urls = faces.flatMap((face) => [...face.matchAll(/url\(\s*["']?([^"')]+\.woff2)["']?\s*\)/g)].map((m) => m[1]!));
+  const urls = faces.flatMap(woff2Urls);
   return [...new Set(urls)];
 }
 

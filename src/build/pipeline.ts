@@ -423,7 +423,8 @@ export class Pipeline {
       const { critical, derived } = this.#criticalFor(file, page.html);
       if (derived) this.#derivedOnRequest += 1;
       const scripts = page.islands.length > 0 ? client.pages.get('dev') : undefined;
-      return pageDocument({ config, base, route, page, template: this.#template!, paths, scripts, captureScript: client.captureScript, critical, cssFile, head, extraScripts });
+      const fontsAfterPaint = this.#criticalCode!.fontsAfterPaint(stylesheet.css, critical);
+      return pageDocument({ config, base, route, page, template: this.#template!, paths, scripts, captureScript: client.captureScript, critical, fontsAfterPaint, cssFile, head, extraScripts });
     };
     const inputs = [...new Set([paths.config, ...site.inputs, ...stylesheet.dependencies, ...client.inputs, paths.template])].sort();
     return { config, files: new PagesOnRequest(files, byFile.keys(), make), pages: [], client, stylesheet: base + cssFile, inputs };
@@ -451,7 +452,8 @@ export class Pipeline {
       let html: string;
       if (kept && kept.documentKey === documentKey) html = kept.html;
       else {
-        html = pageDocument({ config, base, route, page, template: this.#template!, paths, scripts, captureScript: client.captureScript, critical, cssFile, head, extraScripts });
+        const fontsAfterPaint = this.#criticalCode!.fontsAfterPaint(stylesheet.css, critical);
+        html = pageDocument({ config, base, route, page, template: this.#template!, paths, scripts, captureScript: client.captureScript, critical, fontsAfterPaint, cssFile, head, extraScripts });
         if (key) cache!.setPage(key, { page, cssKey: cssKey!, critical, documentKey: documentKey!, html });
       }
       void compressor?.compress(file, html);

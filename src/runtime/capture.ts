@@ -6,8 +6,9 @@ import { owns, pendingIslandOf, type Capture, type HeldEvent } from './scope.ts'
 const capture: Capture = (window.siteGenCapture = { held: [] });
 
 // No script competes with the HTML, the stylesheet and the fonts for the first paint: the runtime waits for the load
-// event and then for a frame to be painted (a small page can fire load before it first paints), unless the visitor
-// needs it sooner.
+// event and for the first contentful paint to be reported, unless the visitor needs it sooner. A small page can fire
+// load before it first paints, and a frame drawn on the main thread is not yet one on screen: the paint entry is
+// reported once it is (browsers without paint timing wait for a drawn frame instead).
 const entry = document.currentScript?.dataset.entry;
 let started = false;
 function startRuntime(): void {
@@ -15,10 +16,22 @@ function startRuntime(): void {
   started = true;
   import(entry).catch((error: unknown) => console.error('site-gen: the page\'s script could not be loaded:', error));
 }
-// A timeout set from an animation frame runs once that frame is rendered.
-const afterPaint = () => requestAnimationFrame(() => setTimeout(startRuntime));
-if (document.readyState === 'complete') afterPaint();
-else window.addEventListener('load', afterPaint, { once: true });
+let waiting = 2;
+const ready = () => {
+  if (--waiting === 0) startRuntime();
+};
+if (document.readyState === 'complete') ready();
+else window.addEventListener('load', ready, { once: true });
+if (typeof PerformanceObserver === 'function' && PerformanceObserver.supportedEntryTypes?.includes('paint')) {
+  new PerformanceObserver((list, observer) => {
+    if (list.getEntriesByName('first-contentful-paint').length === 0) return;
+    observer.disconnect();
+    ready();
+  }).observe({ type: 'paint', buffered: true });
+} else {
+  // A timeout set from an animation frame runs once that frame is drawn.
+  requestAnimationFrame(() => setTimeout(ready));
+}
 
 /** The pointer or focus arriving on an island, or on markup an island enhances, is a reason to start the runtime now. */
 function onIntent(event: Event): void {

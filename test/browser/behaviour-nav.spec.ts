@@ -582,7 +582,13 @@ test.describe('tooltips', () => {
     await enhanced(page);
     await page.locator('.tooltip-anchor').first().dispatchEvent('pointerdown', { pointerType: 'touch' });
     await expect(page.locator('site-island[data-island="tooltips"]')).toHaveAttribute('data-hydrated', '');
-    if (scrollTo === 'footer') await page.getByRole('list', { name: 'Social media' }).scrollIntoViewIfNeeded();
+    if (scrollTo === 'footer') {
+      const socials = page.getByRole('list', { name: 'Social media' });
+      await socials.scrollIntoViewIfNeeded();
+      // The footer's columns are rendered as they come near the viewport (content-visibility: auto): until the next
+      // frame the pointer would find the column's box, not the links.
+      await expect.poll(() => socials.evaluate((el) => el.checkVisibility({ contentVisibilityAuto: true }))).toBe(true);
+    }
     await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
   }
 

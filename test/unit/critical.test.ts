@@ -5,7 +5,7 @@ import { parse } from 'postcss';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { compileStylesheet } from '../../src/build/css.ts';
-import { criticalCss, stripDynamic } from '../../src/build/critical.ts';
+import { criticalCss, fontsAfterPaint, stripDynamic } from '../../src/build/critical.ts';
 import { CssError } from '../../src/errors.ts';
 
 const fixtures = fileURLToPath(new URL('../fixtures/css/', import.meta.url));
@@ -136,6 +136,24 @@ critical('leaves out a used font-display: swap face, which comes with the full s
   const css = '@font-face{font-family:Body;font-display:swap;src:url(body.woff2)}@font-face{font-family:Body Fallback;src:local(Arial);size-adjust:107%}p{font-family:Body,Body Fallback,sans-serif}';
   assert.equal(fontFamilies(criticalCss(css, '<p>Text</p>')), ['Body Fallback'], 'the first paint uses the fallback; the web font is not fetched before it');
   assert.equal(fontFamilies(criticalCss(css.replace('swap', 'fallback'), '<p>Text</p>')), ['Body', 'Body Fallback'], 'a face that wants to be in the first paint stays (and is preloaded)');
+});
+
+critical('fontsAfterPaint: the swap fonts the critical CSS uses, directly or through var(), for the loader to fetch with the stylesheet', () => {
+  const css = [
+    '@font-face{font-family:Body;font-display:swap;src:url(/body.woff2)format("woff2"),url(/body.woff)format("woff")}',
+    '@font-face{font-family:Body Fallback;src:local(Arial)}',
+    '@font-face{font-family:"Display";font-display:swap;src:url(/display.woff2)format("woff2")}',
+    '@font-face{font-family:Footer;font-display:swap;src:url(/footer.woff2)format("woff2")}',
+    '@font-face{font-family:Block;font-display:block;src:url(/block.woff2)format("woff2")}',
+    ':root{--body:Body,Body Fallback,sans-serif;--display:"Display",serif;--unused:Footer}',
+    'p{font-family:var(--body)}h1{font:700 2rem/1 var(--display)}footer p{font-family:Footer,serif}',
+  ].join('');
+  const page = criticalCss(css, '<h1>Title</h1><p>Text</p>');
+  assert.equal(fontsAfterPaint(css, page), ['/body.woff2', '/display.woff2'], 'Body through var(), Display through the font shorthand; the woff fallback URL is not fetched');
+  const footer = criticalCss(css, '<footer><p>Small print</p></footer>');
+  assert.equal(fontsAfterPaint(css, footer), ['/body.woff2', '/footer.woff2'], 'Footer named directly in font-family (a custom property that is never read does not count)');
+  assert.equal(fontsAfterPaint(css, criticalCss(css, '<div>Unstyled</div>')), [], 'no text the critical CSS sets in a swap family');
+  assert.equal(fontsAfterPaint(css.replace(/swap/g, 'block'), page), [], 'a face that is not swap is in the critical CSS and preloaded instead');
 });
 
 critical('keeps @keyframes only when a kept rule animates with them, directly or through a custom property', () => {

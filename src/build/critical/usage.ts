@@ -1,5 +1,5 @@
 // What the kept rules use: the @font-face, @keyframes and @property rules reached through fonts, animations and var().
-import type { Declaration } from 'postcss';
+import type { Container, Declaration } from 'postcss';
 import { unprefixed, type Selection } from './select.ts';
 
 /** Decides which @font-face, @keyframes and @property rules the kept rules use. */
@@ -8,13 +8,9 @@ export function keepUsedDefinitions(selection: Selection): void {
   for (const rule of selection.selectors.keys()) rule.walkDecls((declaration) => usage.add(declaration));
   const values = usage.resolve();
 
-  const usedFamilies = [...usage.fontValues, ...values].flatMap(fontItems);
-  const fontIsUsed = (family: string) => usedFamilies.some((item) => item === family || item.endsWith(` ${family}`));
+  const fontIsUsed = familyTest([...usage.fontValues, ...values]);
   for (const fontFace of selection.fontFaces) {
-    let family = '';
-    fontFace.walkDecls(/^font-family$/i, (declaration) => {
-      family = normalizeFamily(declaration.value);
-    });
+    const family = faceFamily(fontFace);
     // A swap face is not critical: the text paints in its fallback, and the face comes with the full stylesheet,
     // after the first paint, so its font never competes with the HTML (src/build/document.ts STYLESHEET_LOADER).
     if (family && fontIsUsed(family) && !isSwapFace(fontFace.toString())) selection.definitions.add(fontFace);
@@ -33,6 +29,36 @@ export function keepUsedDefinitions(selection: Selection): void {
   for (const property of selection.properties) {
     if (usedProperties.has(property.params.trim())) selection.definitions.add(property);
   }
+}
+
+/**
+ * Whether the declarations under `root` (a page's critical CSS, say) set a family, in font-family or font, directly
+ * or through the custom properties they reference: the same test keepUsedDefinitions() applies to the kept rules.
+ */
+export function familiesUsedBy(root: Container): (family: string) => boolean {
+  const usage = new Usage();
+  root.walkDecls((declaration) => usage.add(declaration));
+  const values = usage.resolve();
+  return familyTest([...usage.fontValues, ...values]);
+}
+
+function familyTest(values: string[]): (family: string) => boolean {
+  const used = values.flatMap(fontItems);
+  return (family) => family !== '' && used.some((item) => item === family || item.endsWith(` ${family}`));
+}
+
+/** An @font-face rule's family, normalized as fontItems() gives the families a value names. */
+export function faceFamily(fontFace: Container): string {
+  let family = '';
+  fontFace.walkDecls(/^font-family$/i, (declaration) => {
+    family = normalizeFamily(declaration.value);
+  });
+  return family;
+}
+
+/** The woff2 files an @font-face rule's src names, in order. */
+export function woff2Urls(fontFace: string): string[] {
+  return [...fontFace.matchAll(/url\(\s*["']?([^"')]+\.woff2)["']?\s*\)/g)].map((match) => match[1]!);
 }
 
 /** `font-display: swap`: the face's text paints at once in its fallback and swaps when the font arrives. */

@@ -15,26 +15,39 @@ export function revealProps(delayMs: number): { 'data-reveal': string } {
  */
 export function revealOnScroll(doc: Document): () => void {
   if (prefersReducedMotion() || !('IntersectionObserver' in window)) return () => {};
+  // Where each element is comes from the observer's first report, never from reading its box: a read lays the page
+  // out there and then, every section the stylesheet leaves unrendered until it nears the viewport
+  // (content-visibility: auto) included, which is a long task on a phone. The report comes after the next frame
+  // with no layout of its own; an element in view then is left as it is, one out of view is hidden until it shows.
+  const placed = new WeakSet<Element>();
   const observer = new IntersectionObserver(
     (entries) => {
       for (const entry of entries) {
+        const element = entry.target as HTMLElement;
+        if (!placed.has(element)) {
+          placed.add(element);
+          if (inView(entry)) {
+            observer.unobserve(element);
+            continue;
+          }
+          element.style.setProperty('--reveal-delay', `${Number(element.dataset.reveal) || 0}ms`);
+          element.setAttribute('data-reveal-state', 'hidden');
+          continue;
+        }
         if (!entry.isIntersecting) continue;
-        entry.target.setAttribute('data-reveal-state', 'shown');
-        observer.unobserve(entry.target);
+        element.setAttribute('data-reveal-state', 'shown');
+        observer.unobserve(element);
       }
     },
     { threshold: ANIMATED_TEXT_THRESHOLD },
   );
-  // Every position is read before anything is written: one layout for all, not one per element (reading a box
-  // after a write lays the page out again), so this stays one short task after the load event.
-  const outOfView = [...doc.querySelectorAll<HTMLElement>('[data-reveal]')].filter((element) => {
-    const { top, bottom } = element.getBoundingClientRect();
-    return !(bottom > 0 && top < window.innerHeight);
-  });
-  for (const element of outOfView) {
-    element.style.setProperty('--reveal-delay', `${Number(element.dataset.reveal) || 0}ms`);
-    element.setAttribute('data-reveal-state', 'hidden');
-    observer.observe(element);
-  }
+  for (const element of doc.querySelectorAll('[data-reveal]')) observer.observe(element);
   return () => observer.disconnect();
+}
+
+/** Whether any part of the entry's element is inside the window (rootBounds), as the observer measured it. */
+function inView(entry: IntersectionObserverEntry): boolean {
+  const { top, bottom } = entry.boundingClientRect;
+  const root = entry.rootBounds;
+  return root ? bottom > root.top && top < root.bottom : entry.isIntersecting;
 }
