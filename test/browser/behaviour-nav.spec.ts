@@ -32,6 +32,18 @@ async function enhanced(page: Page): Promise<void> {
 }
 
 /**
+ * The full stylesheet applied and the web fonts in: nothing on the page is laid out again after this (the swap can
+ * move a text by a pixel, and the browser's scroll anchoring the page with it).
+ */
+async function settled(page: Page): Promise<void> {
+  await expect.poll(() => page.evaluate(async () => {
+    await document.fonts.ready;
+    const link = document.getElementById('site-css') as HTMLLinkElement | null;
+    return Boolean(link?.sheet) && link!.media !== 'print';
+  })).toBe(true);
+}
+
+/**
  * Starts recording window.scrollY every frame, until it has not changed for 20 frames after moving (or 4 s).
  * `positions()` waits for that and returns the distinct positions in order.
  */
@@ -257,6 +269,7 @@ test.describe('anchor links', () => {
     await enhanced(page);
     const link = page.locator('#about').getByRole('link', { name: 'Learn More' });
     await link.scrollIntoViewIfNeeded();
+    await settled(page);
     const before = await page.evaluate(() => history.length);
     const scroll = await recordScroll(page);
     await link.click();
@@ -275,6 +288,7 @@ test.describe('anchor links', () => {
     await page.goto('/');
     const link = page.locator('#about').getByRole('link', { name: 'Learn More' });
     await link.scrollIntoViewIfNeeded();
+    await settled(page);
     const scroll = await recordScroll(page);
     await link.click();
     const positions = await scroll.positions();
