@@ -57,14 +57,15 @@ export function checkTemplate(template: string, file: string): void {
  * CSS styles the first screen from the top of the page (not what content-visibility: auto defers past its first
  * section), so the stylesheet changes nothing there when it applies.
  *
- * The stylesheet is fetched at first contentful paint but applied (its media switched from "print") only once the
- * swap fonts the first screen uses (the script's data-fonts, preloaded at the same moment) are in as well, so that
- * the page is styled again and its text laid out in the new fonts once, in one frame, rather than once when the
- * stylesheet declares the faces and again when each font arrives: on a phone each of those is a task long enough
- * to hold up a tap. Before it applies, the @font-face rules it repeats from the inline critical CSS are deleted from
- * it: Chromium takes a repeated face for a new one and looks every face and size up again. It applies at once if
- * the visitor scrolls (the sections below the first screen need it), and at the latest 1 s after it has loaded if
- * the fonts are slower; they then swap in as usual. A font that fails counts as in.
+ * The stylesheet is preloaded at first contentful paint (at high priority: a print-only stylesheet would be fetched
+ * at the lowest) and added only once the swap fonts the first screen uses (the script's data-fonts, preloaded at the
+ * same moment) are in as well, so that the page is styled again and its text laid out in the new fonts once, in one
+ * frame, rather than once when the stylesheet declares the faces and again when each font arrives: on a phone each
+ * of those is a task long enough to hold up a tap. It is added print-only, and the @font-face rules it repeats from
+ * the inline critical CSS are deleted from it before it applies: Chromium takes a repeated face for a new one and
+ * looks every face and size up again. It is added at once if the visitor scrolls (the sections below the first
+ * screen need it), and at the latest 1 s after it has loaded if the fonts are slower; they then swap in as usual. A
+ * font that fails counts as in.
  *
  * A page opened elsewhere than its top (a #fragment, a reload or back/forward that restores the scroll position)
  * may show any part of it first: there the stylesheet is added at once with blocking="render", so the first frame
@@ -76,17 +77,18 @@ export const STYLESHEET_LOADER = [
   'n=performance.getEntriesByType&&performance.getEntriesByType("navigation")[0],',
   'deep=location.hash.length>1||!!n&&n.type!=="navigate"&&n.type!=="prerender";',
   'function add(){if(done||!h)return;done=1;var wait=1,on=0,l=d.createElement("link");l.rel="stylesheet";l.id="site-css";',
-  // Applies the fetched sheet, less the @font-face rules the inline <style> elements already declare.
-  'function apply(){if(on)return;on=1;removeEventListener("scroll",apply);var seen={},r,j;try{',
+  // Adds the (preloaded) sheet as print-only, deletes the @font-face rules the inline <style> elements already
+  // declare, then lets it apply.
+  'function apply(){if(on)return;on=1;removeEventListener("scroll",apply);l.media="print";l.onload=l.onerror=function(){var seen={},r,j;try{',
   'd.querySelectorAll("style").forEach(function(t){for(r=t.sheet.cssRules,j=r.length;j--;)seen[r[j].cssText]=1});',
   'for(r=l.sheet.cssRules,j=r.length;j--;)if(r[j] instanceof CSSFontFaceRule&&seen[r[j].cssText])l.sheet.deleteRule(j)',
-  '}catch(e){}l.removeAttribute("media")}',
+  '}catch(e){}l.removeAttribute("media")};l.href=h;d.head.appendChild(l)}',
   'function one(){if(!--wait)apply()}',
-  'if(deep)l.setAttribute("blocking","render");',
-  'else{l.media="print";l.onload=function(){one();setTimeout(apply,1e3)};l.onerror=apply;addEventListener("scroll",apply,{passive:true});',
-  'if(f)f.split(" ").forEach(function(u){var p=d.createElement("link");wait++;p.rel="preload";p.as="font";p.crossOrigin="";',
-  'p.onload=p.onerror=one;p.href=u;d.head.appendChild(p)})}',
-  'l.href=h;d.head.appendChild(l)}',
+  'function pre(u,as,then){var p=d.createElement("link");p.rel="preload";p.as=as;if(as==="font")p.crossOrigin="";',
+  'p.onload=p.onerror=then;p.href=u;d.head.appendChild(p)}',
+  'if(deep){l.setAttribute("blocking","render");l.href=h;d.head.appendChild(l);return}',
+  'pre(h,"style",function(){one();setTimeout(apply,1e3)});if(f)f.split(" ").forEach(function(u){wait++;pre(u,"font",one)});',
+  'addEventListener("scroll",apply,{passive:true})}',
   'if(deep)add();',
   'else if(P&&P.supportedEntryTypes&&P.supportedEntryTypes.indexOf("paint")>=0){',
   'new P(function(list,o){if(list.getEntriesByName("first-contentful-paint").length){o.disconnect();add()}}).observe({type:"paint",buffered:true})',

@@ -478,6 +478,9 @@ test.describe('service card glow', () => {
 test.describe('logo strip', () => {
   test(`loops in reverse every ${LOGO_STRIP.loopSeconds} s, ${LOGO_STRIP.gapPx} px apart, logos ${LOGO_STRIP.logoHeightPx} px high`, async ({ page }) => {
     await page.goto('/');
+    // The strip's rules are not in the critical CSS (its section is rendered only near the viewport): they come with
+    // the full stylesheet.
+    await settled(page);
     const list = page.getByRole('list', { name: 'Our partners' });
     await expect(list.getByRole('img')).toHaveCount(PARTNER_COUNT);
     const style = await list.evaluate((el) => {

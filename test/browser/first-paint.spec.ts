@@ -125,12 +125,17 @@ async function firstScreen(page: Page): Promise<Record<string, string>> {
   });
 }
 
-/** Where the full stylesheet is: not loaded yet, loaded but not applied (media="print"), or applied. */
+/**
+ * Where the full stylesheet is: not loaded yet, loaded (preloaded, or added print-only) but not applied, or applied
+ * (link#site-css for all media, its sheet parsed).
+ */
 function stylesheetState(page: Page): Promise<'not loaded' | 'loaded' | 'applied'> {
   return page.evaluate(() => {
     const link = document.getElementById('site-css') as HTMLLinkElement | null;
-    if (!link?.sheet) return 'not loaded';
-    return link.media === 'print' ? 'loaded' : 'applied';
+    if (link?.sheet && link.media !== 'print') return 'applied';
+    const href = document.querySelector<HTMLScriptElement>('script[data-href]')!.dataset.href!;
+    const fetched = performance.getEntriesByName(new URL(href, location.href).href).some((entry) => (entry as PerformanceResourceTiming).responseEnd > 0);
+    return fetched ? 'loaded' : 'not loaded';
   });
 }
 
@@ -187,6 +192,9 @@ test.describe('the stylesheet applies with the fonts of the first screen', () =>
     await page.goto('/');
     const fonts = await page.locator('script[data-href]').getAttribute('data-fonts');
     expect(fonts?.split(' ').map((url) => url.replace(/-[0-9a-f]{8}\.woff2$/, '')).sort()).toEqual(['/assets/anton-latin-400-normal', '/assets/inter-latin-wght-normal']);
+    // Preloaded (a print-only stylesheet would be fetched at the lowest priority), like the fonts.
+    await expect(page.locator('link[rel=preload][as=style]')).toHaveAttribute('href', /^\/assets\/site-[0-9a-f]{8}\.css$/);
+    await expect(page.locator('link[rel=preload][as=font][crossorigin]')).toHaveCount(2);
     await expect.poll(() => stylesheetState(page)).not.toBe('not loaded');
     expect(await stylesheetState(page), 'loaded, not applied while the fonts are on the way').toBe('loaded');
     expect(arrived).toEqual([]);
