@@ -48,7 +48,7 @@ interface SizeResult {
   load: string;
 }
 
-/** Cold (no site-gen cache, no tsx cache) then unchanged (caches kept) builds of `root`, `RUNS` times each. */
+/** Cold (no site-gen cache, so no compiled tool either) then unchanged (caches kept) builds of `root`, `RUNS` times each. */
 async function timeSite(root: string): Promise<{ cold: BuildRun[]; warm: BuildRun[]; summary: BuildSummary }> {
   const cold: BuildRun[] = [];
   const warm: BuildRun[] = [];
@@ -56,7 +56,7 @@ async function timeSite(root: string): Promise<{ cold: BuildRun[]; warm: BuildRu
   const out = await mkdtemp(join(tmpdir(), 'site-gen-scale-out-'));
   for (let i = 0; i < RUNS; i += 1) {
     await rm(cacheDir, { recursive: true, force: true });
-    const first = await runBuild(root, out, { TSX_DISABLE_CACHE: '1' });
+    const first = await runBuild(root, out);
     cold.push(first.run);
     summary = first.summary;
     warm.push((await runBuild(root, out)).run);

@@ -71,6 +71,17 @@ async function main(): Promise<void> {
           await page.evaluate(`for (const el of document.querySelectorAll('body *')) {
             if (getComputedStyle(el).contentVisibility === 'auto') { el.style.contentVisibility = 'visible'; el.style.contain = 'layout style paint'; }
           }`);
+          // The entrance animations hide what is out of view until it is scrolled to: scroll through the page as a
+          // visitor would, so that the capture shows every element as it looks once seen, then back to the top.
+          await page.evaluate(`(async () => {
+            for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) {
+              scrollTo({ top: y, behavior: 'instant' });
+              await new Promise((resolve) => setTimeout(resolve, 80));
+            }
+            scrollTo({ top: 0, behavior: 'instant' });
+          })()`);
+          // The longest entrance: 0.6 s after a delay of up to 0.6 s.
+          await page.waitForTimeout(1300);
           const file = path.join(outDir, `${name}-${width}-${theme}.png`);
           await page.screenshot({ path: file, fullPage: true });
           console.log(path.relative(process.cwd(), file));

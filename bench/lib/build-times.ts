@@ -90,7 +90,7 @@ export async function timeBuilds(options: BuildTimesOptions): Promise<BuildTimes
   for (let i = 0; i < options.runs; i++) {
     // Cold: no site-gen cache (so no compiled tool either), as on a fresh checkout.
     await rm(cache, { recursive: true, force: true });
-    cold.push((await runBuild(options.root, options.out, { TSX_DISABLE_CACHE: '1' })).run);
+    cold.push((await runBuild(options.root, options.out)).run);
     const next = await runBuild(options.root, options.out);
     warm.push(next.run);
     summary = next.summary;
