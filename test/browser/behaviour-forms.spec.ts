@@ -4,7 +4,7 @@ import type { Locator, Page, Request } from '@playwright/test';
 import { escapeSingleQuotedAttribute, renderIsland } from '../../src/build/render.tsx';
 import { ALERT_TOASTER, FAQ_COUNT, NOTIFICATIONS_TOASTER, SIMULATED_SEND_DELAY_MS } from '../../src/site/constants.ts';
 import faqIsland from '../../src/site/islands/faq.tsx';
-import { expect, gotoWithTheme, test } from './fixtures.ts';
+import { expect, gotoWithTheme, test, transitionsEnded } from './fixtures.ts';
 
 const THEMES = ['dark', 'light'] as const;
 const SUBSCRIBED = { title: 'Thank you for subscribing!', description: "You've been added to our newsletter." };
@@ -137,26 +137,6 @@ async function serveFaqVariant(page: Page, change: (props: { items: Array<Record
     const headers = Object.fromEntries(Object.entries(response.headers()).filter(([name]) => !['content-encoding', 'content-length', 'etag'].includes(name)));
     await route.fulfill({ status: response.status(), headers, body: html.replace(island[0], () => replacement) });
   });
-}
-
-/**
- * Waits for running CSS transitions (a toast sliding in) to end; endless animations are not waited for, nor
- * transitions inside content the browser skips (content-visibility: auto off screen), which stay paused until it is
- * rendered again (e.g. a section below the first screen that began one when the full stylesheet applied).
- */
-async function settled(page: Page): Promise<void> {
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((a) => a instanceof CSSTransition)
-        .filter((a) => {
-          const target = (a.effect as KeyframeEffect | null)?.target;
-          return !target || target.checkVisibility({ contentVisibilityAuto: true });
-        })
-        .map((a) => a.finished),
-    ),
-  );
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -651,7 +631,7 @@ test.describe('accessibility (axe)', () => {
       await subscribe(page, 'fan@example.com');
       await expect(notifications(page).getByRole('status')).toHaveText(`${SUBSCRIBED.title}${SUBSCRIBED.description}`);
       await page.mouse.move(5, 5);
-      await settled(page);
+      await transitionsEnded(page);
       const results = await new AxeBuilder({ page }).analyze();
       expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
     });
@@ -662,7 +642,7 @@ test.describe('accessibility (axe)', () => {
       await fillContact(page);
       await page.getByRole('button', { name: 'Send Message' }).click();
       await expect(alerts(page).getByRole('alert')).toHaveText(`${TERMS.title}${TERMS.description}`);
-      await settled(page);
+      await transitionsEnded(page);
       const results = await new AxeBuilder({ page }).analyze();
       expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
     });

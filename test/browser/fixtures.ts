@@ -32,6 +32,27 @@ export const test = base.extend<{ problems: PageProblems }>({
 
 export { expect };
 
+/**
+ * Waits for running CSS transitions (a toast sliding in, an element fading in as it is scrolled to) to end; endless
+ * animations are not waited for, nor transitions inside content the browser skips (content-visibility: auto off
+ * screen), which stay paused until it is rendered again (e.g. a section below the first screen that began one when
+ * the full stylesheet applied).
+ */
+export async function transitionsEnded(page: Page): Promise<void> {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a instanceof CSSTransition)
+        .filter((a) => {
+          const target = (a.effect as KeyframeEffect | null)?.target;
+          return !target || target.checkVisibility({ contentVisibilityAuto: true });
+        })
+        .map((a) => a.finished),
+    ),
+  );
+}
+
 /** Opens a page with the stored theme set, as a returning visitor who chose it would have. */
 export async function gotoWithTheme(page: Page, path: string, theme: 'light' | 'dark' | 'system'): Promise<void> {
   await page.addInitScript((t) => localStorage.setItem('vite-ui-theme', t), theme);
