@@ -77,16 +77,32 @@ for (const theme of ['dark', 'light'] as const) {
       expect(answer.headers()['content-security-policy'], 'the page is served under the header CSP').toContain("frame-ancestors 'none'");
       await gotoWithTheme(page, path, theme);
       await page.waitForLoadState('networkidle');
-      // Scroll through the page, so the islands that hydrate when visible load their code too.
-      await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+      // Scroll to the end, so the islands that hydrate when visible load their code too. The sections below the first
+      // screen are rendered as they come near (content-visibility: auto) and may turn out taller than estimated:
+      // scroll again until the end stays put.
+      await page.evaluate(async () => {
+        const frames = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+        for (let last = -1; last !== window.scrollY; ) {
+          last = window.scrollY;
+          window.scrollTo({ top: document.documentElement.scrollHeight, behavior: 'instant' });
+          await frames();
+        }
+      });
       await page.waitForLoadState('networkidle');
-      // The scroll reveals the elements near the end with a fade (and applies the full stylesheet, if the fonts have
-      // not already): axe measures contrast on what is painted, so let the fades that began end first.
+      // What the scroll brought into view fades in (once its observer has reported it) and the full stylesheet
+      // applies, if the fonts had not brought it already: axe measures contrast on what is painted, so wait until
+      // nothing well in view (over the observer's 10 %) is still hidden and the fades have ended.
+      await expect
+        .poll(() => page.evaluate(() => [...document.querySelectorAll('[data-reveal-state="hidden"]')].filter((el) => {
+          const box = el.getBoundingClientRect();
+          return box.height > 0 && (Math.min(box.bottom, window.innerHeight) - Math.max(box.top, 0)) / box.height > 0.2;
+        }).length))
+        .toBe(0);
       await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
       await transitionsEnded(page);
       expect(violations).toEqual([]);
       const axe = await new AxeBuilder({ page }).analyze();
-      expect(axe.violations.map((v) => v.id)).toEqual([]);
+      expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} (${n.failureSummary?.replace(/\s+/g, ' ')})`).join(', ')}`)).toEqual([]);
     });
   }
 }
