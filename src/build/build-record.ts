@@ -2,10 +2,9 @@
 // so that a build with nothing changed checks the output folder and stops.
 import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { SiteConfig } from '../config.ts';
-import { hash, removeUnused, toolVersionKey } from './page-cache.ts';
+import { hash, toolVersionKey, writeCacheFile } from './page-cache.ts';
 import type { ProjectPaths } from './paths.ts';
 
 /** What a build reports, as the record keeps it for the next build with nothing changed. */
@@ -147,14 +146,7 @@ export class BuildRecord {
     const output = outputFiles(resolve(this.#flags.out));
     if (!output) return;
     const record: RecordFile = { key: this.#key(build.inputs), inputs: build.inputs, output, build };
-    try {
-      await mkdir(dirname(this.#file), { recursive: true });
-      const temporary = `${this.#file}.${process.pid}-${Math.random().toString(36).slice(2)}`;
-      await writeFile(temporary, JSON.stringify(record));
-      await rename(temporary, this.#file);
-      await removeUnused(dirname(this.#file));
-    } catch {
-      // a read-only or full disk: the next build builds
-    }
+    // On a read-only or full disk, the next build builds.
+    await writeCacheFile(this.#file, () => JSON.stringify(record));
   }
 }

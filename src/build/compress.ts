@@ -145,7 +145,8 @@ const THREADS = Math.max(2, availableParallelism());
 
 let threads: CompressionThreads | undefined;
 
-const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+/** The same bytes as a Buffer, without a copy: a worker's reply and V8's deserialization give plain Uint8Arrays. */
+export const asBuffer = (bytes: Uint8Array): Buffer => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
 
 /** Where compressed results are kept between builds (the page cache, see page-cache.ts), by content hash and settings. */
 export interface CompressionStore {

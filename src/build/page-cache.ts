@@ -3,12 +3,12 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { toolSources } from '../tool/compile.js';
 import { toolRoot } from './paths.ts';
 import type { ClientBundle } from './bundle.ts';
-import type { Compressed, CompressionStore } from './compress.ts';
+import { asBuffer, type Compressed, type CompressionStore } from './compress.ts';
 import type { RenderedPage } from './render.tsx';
 
 /** One page as the last build made it. Each part is valid while its own key is the current one. */
@@ -156,27 +156,33 @@ export class PageCache implements CompressionStore {
       return;
     }
     this.#previous = { pages: { ...this.#next.pages }, bundles: { ...this.#next.bundles }, compressed: { ...this.#next.compressed } };
-    try {
-      await mkdir(join(this.#file, '..'), { recursive: true });
-      const temporary = `${this.#file}.${process.pid}-${Math.random().toString(36).slice(2)}`;
-      this.#changed = false;
-      await writeFile(temporary, serialize(this.#next));
-      await rename(temporary, this.#file);
-      await removeUnused(join(this.#file, '..'));
-    } catch {
-      // a read-only or full disk: the build still has its output
-    }
+    this.#changed = false;
+    await writeCacheFile(this.#file, () => serialize(this.#next));
   }
 }
 
-/** Deserialized bytes may come back as a plain Uint8Array: the build hands out Buffers. */
-const asBuffer = (bytes: Uint8Array) => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+/**
+ * Writes a file of the cache folder beside and then renames it over the old one (a build killed halfway never leaves
+ * half a file), then removes the files beside it that nobody has written or used for a week. A read-only or full disk
+ * only costs the cache: the build still has its output.
+ */
+export async function writeCacheFile(file: string, data: () => string | Uint8Array): Promise<void> {
+  try {
+    await mkdir(dirname(file), { recursive: true });
+    const temporary = `${file}.${process.pid}-${Math.random().toString(36).slice(2)}`;
+    await writeFile(temporary, data());
+    await rename(temporary, file);
+    await removeUnused(dirname(file));
+  } catch {
+    // a read-only or full disk
+  }
+}
 
 /** A project not built for this long (a deleted checkout, a test's temporary copy) loses its cache file. */
 const UNUSED_MS = 7 * 24 * 3600 * 1000;
 
 /** Removes the files of `dir` not written or used for a week: the cache files of projects no longer built. */
-export async function removeUnused(dir: string): Promise<void> {
+async function removeUnused(dir: string): Promise<void> {
   const now = Date.now();
   for (const name of await readdir(dir)) {
     const file = join(dir, name);

@@ -320,8 +320,8 @@ export class Pipeline {
         this.#client = kept ?? (await bundleClient(options));
         if (key && !kept) cache!.setBundle(key, this.#client);
         const compressor = this.#options.compressor;
-        // Biggest first: the compressions share a few slots, and React's chunk (brotli 11, ~0.2 s) queued behind the
-        // small ones would end the build that much later.
+        // Biggest first: the compressions queue on one thread per core, and React's chunk (brotli 11, ~0.2 s) queued
+        // behind the small ones would end the build that much later.
         const bySize = [...this.#client.files].sort(([, a], [, b]) => b.byteLength - a.byteLength);
         if (compressor) for (const [file, data] of bySize) void compressor.compress(file, data);
         return 'scripts';

@@ -15,7 +15,7 @@ import {
   SERVICE_CARD_DELAY_STEP_MS,
   TOOLTIP,
 } from '../../src/site/constants.ts';
-import { expect, gotoWithTheme, test } from './fixtures.ts';
+import { expect, gotoWithTheme, stylesheetState, test } from './fixtures.ts';
 
 const DESKTOP = { width: 1280, height: 800 };
 const MOBILE = { width: MOBILE_BREAKPOINT_PX - 1, height: 800 };
@@ -36,11 +36,8 @@ async function enhanced(page: Page): Promise<void> {
  * move a text by a pixel, and the browser's scroll anchoring the page with it).
  */
 async function settled(page: Page): Promise<void> {
-  await expect.poll(() => page.evaluate(async () => {
-    await document.fonts.ready;
-    const link = document.getElementById('site-css') as HTMLLinkElement | null;
-    return Boolean(link?.sheet) && link!.media !== 'print';
-  })).toBe(true);
+  await expect.poll(() => stylesheetState(page)).toBe('applied');
+  await page.evaluate(() => document.fonts.ready);
 }
 
 /**

@@ -2,7 +2,7 @@
 // fonts arrive late, and with the sections below the first screen rendered only near the viewport
 // (content-visibility: auto) still reachable by their anchors.
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures.ts';
+import { expect, stylesheetState, test } from './fixtures.ts';
 
 /** Records every layout shift from the start of the page, the way CLS sums them. */
 async function recordLayoutShifts(page: Page): Promise<void> {
@@ -122,20 +122,6 @@ async function firstScreen(page: Page): Promise<Record<string, string>> {
         ` ${style.display} ${style.fontSize} ${style.fontWeight} ${style.color} ${style.backgroundColor} ${style.textTransform}`;
     });
     return seen;
-  });
-}
-
-/**
- * Where the full stylesheet is: not loaded yet, loaded (preloaded, or added print-only) but not applied, or applied
- * (link#site-css for all media, its sheet parsed).
- */
-function stylesheetState(page: Page): Promise<'not loaded' | 'loaded' | 'applied'> {
-  return page.evaluate(() => {
-    const link = document.getElementById('site-css') as HTMLLinkElement | null;
-    if (link?.sheet && link.media !== 'print') return 'applied';
-    const href = document.querySelector<HTMLScriptElement>('script[data-href]')!.dataset.href!;
-    const fetched = performance.getEntriesByName(new URL(href, location.href).href).some((entry) => (entry as PerformanceResourceTiming).responseEnd > 0);
-    return fetched ? 'loaded' : 'not loaded';
   });
 }
 

@@ -33,6 +33,20 @@ export const test = base.extend<{ problems: PageProblems }>({
 export { expect };
 
 /**
+ * Where the full stylesheet is: not loaded yet, loaded (preloaded, or added print-only) but not applied, or applied
+ * (link#site-css for all media, its sheet parsed).
+ */
+export function stylesheetState(page: Page): Promise<'not loaded' | 'loaded' | 'applied'> {
+  return page.evaluate(() => {
+    const link = document.getElementById('site-css') as HTMLLinkElement | null;
+    if (link?.sheet && link.media !== 'print') return 'applied';
+    const href = document.querySelector<HTMLScriptElement>('script[data-href]')!.dataset.href!;
+    const fetched = performance.getEntriesByName(new URL(href, location.href).href).some((entry) => (entry as PerformanceResourceTiming).responseEnd > 0);
+    return fetched ? 'loaded' : 'not loaded';
+  });
+}
+
+/**
  * Waits for running CSS transitions (a toast sliding in, an element fading in as it is scrolled to) to end; endless
  * animations are not waited for, nor transitions inside content the browser skips (content-visibility: auto off
  * screen), which stay paused until it is rendered again (e.g. a section below the first screen that began one when

@@ -28,6 +28,21 @@ async function failure(run: () => Promise<unknown>): Promise<Error> {
   throw new Error('expected the build to fail');
 }
 
+/**
+ * Builds the fixture into `out`, applies `edit`, and builds again, which must fail: returns its error once the first
+ * build's output is found as it was (the same files, index.html byte for byte).
+ */
+async function failedRebuildKeepsOutput(copy: ReturnType<typeof copyFixture>, out: string, edit: () => void): Promise<Error> {
+  await buildSite({ config: copy.config, out });
+  const before = readdirSync(out, { recursive: true }).sort();
+  const index = readFileSync(join(out, 'index.html'));
+  edit();
+  const error = await failure(() => buildSite({ config: copy.config, out }));
+  assert.equal(readdirSync(out, { recursive: true }).sort(), before, 'the previous output is untouched');
+  assert.ok(readFileSync(join(out, 'index.html')).equals(index));
+  return error;
+}
+
 const output = suite('build output');
 let files: Map<string, Uint8Array | string>;
 
@@ -220,15 +235,9 @@ failures('invalid content names the file, the item and what to do, and keeps the
   const copy = copyFixture();
   const out = tempOut();
   try {
-    await buildSite({ config: copy.config, out });
-    const before = readdirSync(out, { recursive: true }).sort();
-    const index = readFileSync(join(out, 'index.html'));
-    copy.edit('content/items.ts', (t) => t.replace("['four', 'five', 'six']", "['four', 'five']"));
-    const error = await failure(() => buildSite({ config: copy.config, out }));
+    const error = await failedRebuildKeepsOutput(copy, out, () => copy.edit('content/items.ts', (t) => t.replace("['four', 'five', 'six']", "['four', 'five']")));
     assert.instance(error, ContentError);
     assert.is(error.message, 'content/items.ts: items[1] ("beta").bullets each item needs exactly 3 bullets.');
-    assert.equal(readdirSync(out, { recursive: true }).sort(), before, 'the previous output is untouched');
-    assert.ok(readFileSync(join(out, 'index.html')).equals(index));
   } finally {
     copy.remove();
     rmSync(out, { recursive: true, force: true });
@@ -275,15 +284,11 @@ failures('a page over its budget keeps the previous output, though the files wer
   const copy = copyFixture();
   const out = tempOut();
   try {
-    await buildSite({ config: copy.config, out });
-    const before = readdirSync(out, { recursive: true }).sort();
-    const index = readFileSync(join(out, 'index.html'));
-    copy.edit('site.config.ts', (t) => t.replace('  site: {', '  build: { budgets: { html: 600, js: 90 * 1024 } },\n  site: {'));
-    copy.edit('content/copy.ts', (t) => t.replace("'Fixture home'", "'Over budget home'"));
-    const error = await failure(() => buildSite({ config: copy.config, out }));
+    const error = await failedRebuildKeepsOutput(copy, out, () => {
+      copy.edit('site.config.ts', (t) => t.replace('  site: {', '  build: { budgets: { html: 600, js: 90 * 1024 } },\n  site: {'));
+      copy.edit('content/copy.ts', (t) => t.replace("'Fixture home'", "'Over budget home'"));
+    });
     assert.instance(error, BudgetExceededError, 'the budget error, as it is');
-    assert.equal(readdirSync(out, { recursive: true }).sort(), before, 'the previous output is untouched');
-    assert.ok(readFileSync(join(out, 'index.html')).equals(index));
     assert.equal(readdirSync(join(out, '..')).filter((name) => name.startsWith(`.${basename(out)}.`)), [], 'no half-written folder is left beside it');
   } finally {
     copy.remove();
