@@ -15,7 +15,7 @@ import {
   SERVICE_CARD_DELAY_STEP_MS,
   TOOLTIP,
 } from '../../src/site/constants.ts';
-import { expect, gotoWithTheme, stylesheetState, test } from './fixtures.ts';
+import { expect, gotoWithTheme, settled, test } from './fixtures.ts';
 
 const DESKTOP = { width: 1280, height: 800 };
 const MOBILE = { width: MOBILE_BREAKPOINT_PX - 1, height: 800 };
@@ -29,15 +29,6 @@ async function scrollToY(page: Page, y: number): Promise<void> {
 /** Waits until the idle `enhance` island has run: it sets data-state on the scroll-to-top link. */
 async function enhanced(page: Page): Promise<void> {
   await expect(page.locator('a.to-top')).toHaveAttribute('data-state', /^(shown|hidden)$/);
-}
-
-/**
- * The full stylesheet applied and the web fonts in: nothing on the page is laid out again after this (the swap can
- * move a text by a pixel, and the browser's scroll anchoring the page with it).
- */
-async function settled(page: Page): Promise<void> {
-  await expect.poll(() => stylesheetState(page)).toBe('applied');
-  await page.evaluate(() => document.fonts.ready);
 }
 
 /**
@@ -455,7 +446,7 @@ test.describe('service card glow', () => {
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await page.goto('/');
     await enhanced(page);
-    await page.evaluate(() => document.fonts.ready);
+    await settled(page);
     const card = page.getByRole('article', { name: 'MUSIC PRODUCTION' });
     await card.evaluate((el) => el.scrollIntoView({ block: 'center', behavior: 'instant' }));
     const box = (await card.boundingBox())!;
@@ -492,6 +483,8 @@ test.describe('logo strip', () => {
   test('pauses on hover, on keyboard focus, and with its pause control', async ({ page }) => {
     await page.setViewportSize(DESKTOP);
     await page.goto('/');
+    // Until the full stylesheet applies, the strip is unstyled (its logos one under another) and in another place.
+    await settled(page);
     const list = page.getByRole('list', { name: 'Our partners' });
     const state = () => list.evaluate((el) => getComputedStyle(el).animationPlayState);
     // The strip's window stands still while the logos move in it: point at its middle.
@@ -602,6 +595,8 @@ test.describe('tooltips', () => {
       // The footer's columns are rendered as they come near the viewport (content-visibility: auto): until the next
       // frame the pointer would find the column's box, not the links.
       await expect.poll(() => socials.evaluate((el) => el.checkVisibility({ contentVisibilityAuto: true }))).toBe(true);
+      // The scroll applies the full stylesheet, which lays the footer out again: point at the links after that.
+      await settled(page);
     }
     await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
   }

@@ -47,6 +47,16 @@ export function stylesheetState(page: Page): Promise<'not loaded' | 'loaded' | '
 }
 
 /**
+ * The full stylesheet applied and the web fonts in: nothing on the page is laid out again after this (the swap can
+ * move a text by a pixel, and the browser's scroll anchoring the page with it). Below the first screen, the page is
+ * styled only by the full stylesheet: measure or point at anything there after this.
+ */
+export async function settled(page: Page): Promise<void> {
+  await expect.poll(() => stylesheetState(page)).toBe('applied');
+  await page.evaluate(() => document.fonts.ready);
+}
+
+/**
  * Waits for running CSS transitions (a toast sliding in, an element fading in as it is scrolled to) to end; endless
  * animations are not waited for, nor transitions inside content the browser skips (content-visibility: auto off
  * screen), which stay paused until it is rendered again (e.g. a section below the first screen that began one when
