@@ -4,14 +4,18 @@
 import type { Page } from '@playwright/test';
 import { expect, settled, stylesheetState, test } from './fixtures.ts';
 
-/** Records every layout shift from the start of the page, the way CLS sums them. */
+/**
+ * Records every layout shift from the start of the page, the way CLS sums them: its value first, then when it
+ * happened and what moved from where to where (for the failure message).
+ */
 async function recordLayoutShifts(page: Page): Promise<void> {
   await page.addInitScript(`
     window.__shifts = [];
+    const rect = (r) => r ? [r.x, r.y, r.width, r.height].map(Math.round).join(',') : '?';
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries()) {
-        const nodes = (entry.sources || []).map((s) => s.node && (s.node.id || s.node.className || s.node.nodeName)).join(', ');
-        window.__shifts.push(entry.value.toFixed(4) + ' ' + nodes);
+        const nodes = (entry.sources || []).map((s) => (s.node ? s.node.id || s.node.className || s.node.nodeName : 'a removed node') + ' ' + rect(s.previousRect) + ' -> ' + rect(s.currentRect)).join(', ');
+        window.__shifts.push(entry.value.toFixed(4) + ' at ' + Math.round(entry.startTime) + ' ms, ' + (document.readyState) + ': ' + (nodes || 'no source given'));
       }
     }).observe({ type: 'layout-shift', buffered: true });
   `);
