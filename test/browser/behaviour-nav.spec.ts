@@ -15,7 +15,7 @@ import {
   SERVICE_CARD_DELAY_STEP_MS,
   TOOLTIP,
 } from '../../src/site/constants.ts';
-import { expect, gotoWithTheme, settled, test } from './fixtures.ts';
+import { expect, gotoWithTheme, scrolledTo, settled, test } from './fixtures.ts';
 
 const DESKTOP = { width: 1280, height: 800 };
 const MOBILE = { width: MOBILE_BREAKPOINT_PX - 1, height: 800 };
@@ -448,7 +448,7 @@ test.describe('service card glow', () => {
     await enhanced(page);
     await settled(page);
     const card = page.getByRole('article', { name: 'MUSIC PRODUCTION' });
-    await card.evaluate((el) => el.scrollIntoView({ block: 'center', behavior: 'instant' }));
+    await scrolledTo(card);
     const box = (await card.boundingBox())!;
     const glow = () => card.evaluate((el) => ({ x: el.style.getPropertyValue('--glow-x'), y: el.style.getPropertyValue('--glow-y'), opacity: getComputedStyle(el, '::before').opacity }));
     await page.mouse.move(box.x + 50, box.y + 60);
@@ -489,7 +489,7 @@ test.describe('logo strip', () => {
     const state = () => list.evaluate((el) => getComputedStyle(el).animationPlayState);
     // The strip's window stands still while the logos move in it: point at its middle.
     const strip = page.locator('.marquee-viewport');
-    await strip.scrollIntoViewIfNeeded();
+    await scrolledTo(strip);
     const box = (await strip.boundingBox())!;
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await expect.poll(state).toBe('paused');
@@ -590,13 +590,12 @@ test.describe('tooltips', () => {
     await page.locator('.tooltip-anchor').first().dispatchEvent('pointerdown', { pointerType: 'touch' });
     await expect(page.locator('site-island[data-island="tooltips"]')).toHaveAttribute('data-hydrated', '');
     if (scrollTo === 'footer') {
+      // The scroll applies the full stylesheet, which lays the footer out again: point at the links after that, and
+      // once the footer's columns, rendered as they come near the viewport (content-visibility: auto), stand still.
       const socials = page.getByRole('list', { name: 'Social media' });
-      await socials.scrollIntoViewIfNeeded();
-      // The footer's columns are rendered as they come near the viewport (content-visibility: auto): until the next
-      // frame the pointer would find the column's box, not the links.
-      await expect.poll(() => socials.evaluate((el) => el.checkVisibility({ contentVisibilityAuto: true }))).toBe(true);
-      // The scroll applies the full stylesheet, which lays the footer out again: point at the links after that.
+      await socials.evaluate((el) => el.scrollIntoView({ block: 'center', behavior: 'instant' }));
       await settled(page);
+      await scrolledTo(socials);
     }
     await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
   }

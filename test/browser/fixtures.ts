@@ -1,5 +1,5 @@
 // The `test` every browser spec uses: it fails a test on any console error or warning, page error or CSP violation.
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
 
 export interface PageProblems {
   /** Console messages of type error or warning, page errors and CSP violations, as text. */
@@ -54,6 +54,32 @@ export function stylesheetState(page: Page): Promise<'not loaded' | 'loaded' | '
 export async function settled(page: Page): Promise<void> {
   await expect.poll(() => stylesheetState(page)).toBe('applied');
   await page.evaluate(() => document.fonts.ready);
+}
+
+/**
+ * Scrolls `target` to the middle of the window at once and waits until its box has stood still for five frames. A
+ * jump lands in sections that were not rendered (content-visibility: auto): in the next frames they render at their
+ * real height, and one partly in view that differs from its estimate moves what lies below it, the target included,
+ * by that difference. Point at or measure the target after this.
+ */
+export async function scrolledTo(target: Locator): Promise<void> {
+  await target.evaluate((element) => element.scrollIntoView({ block: 'center', behavior: 'instant' }));
+  await target.evaluate(
+    (element) =>
+      new Promise<void>((resolve) => {
+        let last = '';
+        let still = 0;
+        const frame = () => {
+          const box = element.getBoundingClientRect();
+          const now = [box.x, box.y, box.width, box.height].join();
+          still = now === last ? still + 1 : 0;
+          last = now;
+          if (still >= 5) resolve();
+          else requestAnimationFrame(frame);
+        };
+        requestAnimationFrame(frame);
+      }),
+  );
 }
 
 /**

@@ -2,7 +2,7 @@
 // behaviours (plain DOM code); React and the islands that use it arrive only when the visitor reaches for them.
 import type { Page } from '@playwright/test';
 import { SCROLL_TOP_THRESHOLD_PX, SIMULATED_SEND_DELAY_MS } from '../../src/site/constants.ts';
-import { expect, test } from './fixtures.ts';
+import { expect, scrolledTo, test } from './fixtures.ts';
 
 const DESKTOP = { width: 1280, height: 800 };
 /** The viewport Lighthouse's mobile run uses. */
@@ -108,7 +108,9 @@ test.describe('used after being left alone', () => {
     await expectNoReact(page, scripts, 'after scrolling to the services and back to the top');
 
     // The footer's tooltips are a behaviour too; scrolling to the footer brings the FAQ and the newsletter (visible).
-    await page.getByRole('link', { name: 'Instagram', exact: true }).hover();
+    const instagram = page.getByRole('link', { name: 'Instagram', exact: true });
+    await scrolledTo(instagram);
+    await instagram.hover();
     await expect(page.getByRole('tooltip', { name: 'Follow us on Instagram' })).toBeVisible();
     await expect(page.locator('site-island[data-island="tooltips"]')).toHaveAttribute('data-hydrated', '');
 
