@@ -420,12 +420,14 @@ test.describe('entrance animations', () => {
     const html = await response!.text();
     expect(html, 'the server HTML hides nothing').not.toContain('data-reveal-state');
     await enhanced(page);
-    const result = await page.evaluate(() => {
-      const w = window as unknown as { hiddenOnScreen: string[]; hiddenAny: number };
-      return { hiddenOnScreen: w.hiddenOnScreen, hiddenAny: w.hiddenAny };
-    });
-    expect(result.hiddenOnScreen).toEqual([]);
-    expect(result.hiddenAny, 'the elements out of view (the FAQ intro) were hidden').toBeGreaterThan(0);
+    const result = () =>
+      page.evaluate(() => {
+        const w = window as unknown as { hiddenOnScreen: string[]; hiddenAny: number };
+        return { hiddenOnScreen: w.hiddenOnScreen, hiddenAny: w.hiddenAny };
+      });
+    // The reveal hides what is out of view when its IntersectionObserver first reports, a frame after it starts.
+    await expect.poll(async () => (await result()).hiddenAny, 'the elements out of view (the FAQ intro) were hidden').toBeGreaterThan(0);
+    expect((await result()).hiddenOnScreen).toEqual([]);
     await expect(page.getByRole('article', { name: 'RECORD LABEL SERVICES' })).toBeInViewport();
   });
 
@@ -435,6 +437,8 @@ test.describe('entrance animations', () => {
     await enhanced(page);
     expect(await page.locator('.hero-text').evaluate((el) => getComputedStyle(el).animationName)).toBe('none');
     expect(await page.locator('.hero-actions').evaluate((el) => getComputedStyle(el).animationName)).toBe('none');
+    // Where motion is allowed, the reveal would have hidden the cards below by the second frame (its observer's report).
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     await expect(page.locator('[data-reveal-state]')).toHaveCount(0);
     expect(await page.locator('.services-grid > li').first().evaluate((el) => getComputedStyle(el).opacity)).toBe('1');
   });
