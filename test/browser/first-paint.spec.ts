@@ -62,6 +62,7 @@ for (const path of ['/', '/contact']) {
       await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
       // From the moment the first font began to arrive.
       const arrived = await page.evaluate(() => Math.min(...performance.getEntriesByType('resource').filter((entry) => entry.name.endsWith('.woff2')).map((entry) => (entry as PerformanceResourceTiming).responseStart)));
+      expect(arrived, 'when the first font arrived, from its resource timing').toBeLessThan(Infinity);
       const { total, list } = await shiftsSince(page, arrived);
       // Lighthouse shows CLS to three decimals: sub-pixel moves of an icon inside a button (below 0.0005) show as 0.
       expect(total, `layout shifts: ${list.join(' | ')}`).toBeLessThan(0.0005);
