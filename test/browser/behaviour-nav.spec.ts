@@ -15,7 +15,7 @@ import {
   SERVICE_CARD_DELAY_STEP_MS,
   TOOLTIP,
 } from '../../src/site/constants.ts';
-import { expect, gotoWithTheme, scrolledTo, settled, test } from './fixtures.ts';
+import { expect, gotoWithTheme, nextFrames, scrolledTo, settled, test } from './fixtures.ts';
 
 const DESKTOP = { width: 1280, height: 800 };
 const MOBILE = { width: MOBILE_BREAKPOINT_PX - 1, height: 800 };
@@ -378,7 +378,7 @@ test.describe('entrance animations', () => {
       }, share);
     await showShare(0.05);
     // Two frames for the observer to report: still hidden at 5 %.
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await nextFrames(page);
     await expect(intro).toHaveAttribute('data-reveal-state', 'hidden');
     await showShare(0.2);
     await expect(intro).toHaveAttribute('data-reveal-state', 'shown');
@@ -438,7 +438,7 @@ test.describe('entrance animations', () => {
     expect(await page.locator('.hero-text').evaluate((el) => getComputedStyle(el).animationName)).toBe('none');
     expect(await page.locator('.hero-actions').evaluate((el) => getComputedStyle(el).animationName)).toBe('none');
     // Where motion is allowed, the reveal would have hidden the cards below by the second frame (its observer's report).
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await nextFrames(page);
     await expect(page.locator('[data-reveal-state]')).toHaveCount(0);
     expect(await page.locator('.services-grid > li').first().evaluate((el) => getComputedStyle(el).opacity)).toBe('1');
   });

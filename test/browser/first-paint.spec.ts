@@ -2,7 +2,7 @@
 // fonts arrive late, and with the sections below the first screen rendered only near the viewport
 // (content-visibility: auto) still reachable by their anchors.
 import type { Page } from '@playwright/test';
-import { expect, settled, stylesheetState, test } from './fixtures.ts';
+import { expect, nextFrames, settled, stylesheetState, test } from './fixtures.ts';
 
 /**
  * Records every layout shift from the start of the page, the way CLS sums them; `shiftsSince` returns those from a
@@ -59,7 +59,7 @@ for (const path of ['/', '/contact']) {
       await expect.poll(() => fontsLoaded(page), { timeout: 10_000 }).toBe(true);
       expect(delayed, 'both fonts were held back').toBe(2);
       // The swap is laid out in the next frame; give it two.
-      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      await nextFrames(page);
       // From the moment the first font began to arrive.
       const arrived = await page.evaluate(() => Math.min(...performance.getEntriesByType('resource').filter((entry) => entry.name.endsWith('.woff2')).map((entry) => (entry as PerformanceResourceTiming).responseStart)));
       expect(arrived, 'when the first font arrived, from its resource timing').toBeLessThan(Infinity);
@@ -171,8 +171,6 @@ async function firstScreen(page: Page): Promise<Record<string, string>> {
     return seen;
   });
 }
-
-const nextFrames = (page: Page) => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
 
 // The critical CSS leaves out what the first paint skips (content-visibility: auto after the first such section); the
 // full stylesheet, added at first contentful paint, brings it. Held back 800 ms (a slow link), the first screen must

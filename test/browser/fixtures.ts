@@ -46,6 +46,11 @@ export function stylesheetState(page: Page): Promise<'not loaded' | 'loaded' | '
   });
 }
 
+/** Waits for the page's next two rendered frames: what a change of style or layout paints is on screen after them. */
+export async function nextFrames(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+}
+
 /**
  * The full stylesheet applied and the web fonts in: nothing on the page is laid out again after this (the swap can
  * move a text by a pixel, and the browser's scroll anchoring the page with it). Below the first screen, the page is

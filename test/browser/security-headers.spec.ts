@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { parseHeadersFile } from '../../src/http/headers-file.ts';
-import { expect, gotoWithTheme, test, transitionsEnded } from './fixtures.ts';
+import { expect, gotoWithTheme, nextFrames, test, transitionsEnded } from './fixtures.ts';
 
 // Built by the Playwright web server before any test runs.
 const dist = resolve(process.env.SITE_GEN_TEST_DIST ?? '.site-gen/test-dist');
@@ -98,7 +98,7 @@ for (const theme of ['dark', 'light'] as const) {
           return box.height > 0 && (Math.min(box.bottom, window.innerHeight) - Math.max(box.top, 0)) / box.height > 0.2;
         }).length))
         .toBe(0);
-      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      await nextFrames(page);
       await transitionsEnded(page);
       expect(violations).toEqual([]);
       const axe = await new AxeBuilder({ page }).analyze();
