@@ -1,11 +1,11 @@
 // The public API of site-gen: all that site.config.ts and a site's own code may import, as `from 'site-gen'`.
-export { defineConfig } from './config.ts';
-export type { SiteConfig, SiteConfigInput, SiteInfo } from './config.ts';
+export { defineConfig } from './core/config.ts';
+export type { SiteConfig, SiteConfigInput, SiteInfo } from './core/config.ts';
 export { behaviour, island } from './island.tsx';
 export type { BehaviourComponent, HydrateStrategy, IslandOptions, IslandDefinition, IslandComponent } from './island.tsx';
 export type { BehaviourDefinition, Mount } from './behaviour.ts';
-export type { Route, PageProps, PageHead } from './routes.ts';
+export type { Route, PageProps, PageHead } from './core/routes.ts';
 export { useBase, useWithBase, withBase } from './base.ts';
-export type { HeadContext, HeadContent, HeadHook } from './head.ts';
+export type { HeadContext, HeadContent, HeadHook } from './core/head.ts';
 export { DefaultErrorScreen } from './error-screen.tsx';
 export type { ErrorScreenProps, ErrorScreenComponent } from './error-screen.tsx';

@@ -1,4 +1,4 @@
-// Does the hand-written selector matching in src/build/critical/match.ts pay? Times, per page, the three ways to
+// Does the hand-written selector matching in src/pipeline/critical/match.ts pay? Times, per page, the three ways to
 // answer "which of the stylesheet's selectors match this page" on the real site's pages and stylesheet:
 //   hand-written: PageMatcher (linkedom document, right-to-left matching of plain selectors, linkedom for the rest);
 //   linkedom only: document.querySelector() for every selector (css-select compiles each one on every call);
@@ -8,11 +8,11 @@ import { compile, selectOne } from 'css-select';
 import { parseDocument } from 'htmlparser2';
 import { parseHTML } from 'linkedom';
 import { parse } from 'postcss';
-import { compileStylesheet } from '../../src/build/css.ts';
-import { PageMatcher } from '../../src/build/critical/match.ts';
-import { splitTopLevel, stripDynamic } from '../../src/build/critical/selectors.ts';
-import { projectPaths } from '../../src/build/paths.ts';
-import { Pipeline } from '../../src/build/pipeline.ts';
+import { compileStylesheet } from '../../src/pipeline/css.ts';
+import { PageMatcher } from '../../src/pipeline/critical/match.ts';
+import { splitTopLevel, stripDynamic } from '../../src/pipeline/critical/selectors.ts';
+import { projectPaths } from '../../src/core/paths.ts';
+import { Pipeline } from '../../src/pipeline/pipeline.ts';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { currentLoad } from '../lib/machine.ts';

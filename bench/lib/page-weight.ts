@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import { parseHTML } from 'linkedom';
-import { brotli, byteLength, gzip } from '../../src/build/compress.ts';
+import { brotli, byteLength, gzip } from '../../src/pipeline/compress.ts';
 
 export interface Bytes {
   raw: number;

@@ -1,7 +1,7 @@
 // `site-gen build`: renders the site into the output folder and prints what each page weighs.
 import type { Command } from 'commander';
 import { relative } from 'node:path';
-import type { BuildResult } from '../build/build.ts';
+import type { BuildResult } from '../pipeline/build.ts';
 
 interface BuildFlags {
   config: string;
@@ -23,7 +23,7 @@ export function addBuildCommand(program: Command): void {
     .action(async (flags: BuildFlags) => {
       // Loaded when the command runs: the build's packages (esbuild, lightningcss, linkedom, React's renderer) are most
       // of the start-up time, which --help and the other commands do not need to pay.
-      const { buildSite } = await import('../build/build.ts');
+      const { buildSite } = await import('../pipeline/build.ts');
       const result = await buildSite({ config: flags.config, out: flags.out, base: flags.base, cache: flags.cache });
       process.stdout.write(flags.json ? `${JSON.stringify(summaryJson(result, flags.out), null, 2)}\n` : summaryTable(result, flags.out));
     });

@@ -1,7 +1,7 @@
 // `site-gen deploy`: publishes the built site to an S3 bucket, flags over the deploy section of site.config.ts.
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { EXIT_CDN_NOT_INVALIDATED } from '../errors.ts';
+import { EXIT_CDN_NOT_INVALIDATED } from '../core/errors.ts';
 import { DEFAULTS, resolveDeployOptions, type DeployConfig, type DeployFlags } from '../deploy/options.ts';
 
 interface Flags extends DeployFlags {
@@ -47,7 +47,7 @@ Examples:
     )
     .action(async (flags: Flags, command: Command) => {
       // Loaded here, not at the top: the AWS SDK and the config loader cost every other command their start-up time.
-      const [{ loadConfig }, { deploy }] = await Promise.all([import('../build/config.ts'), import('../deploy/deploy.ts')]);
+      const [{ loadConfig }, { deploy }] = await Promise.all([import('../pipeline/load-config.ts'), import('../deploy/deploy.ts')]);
       const explicitConfig = command.getOptionValueSource('config') !== 'default';
       // Flags alone are enough to deploy: the default site.config.ts is read only when it exists.
       let config: DeployConfig | undefined;

@@ -2,8 +2,8 @@
 import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { toolRoot } from '../build/paths.ts';
-import { describeError, SiteGenError } from '../errors.ts';
+import { toolRoot } from '../core/paths.ts';
+import { describeError, SiteGenError } from '../core/errors.ts';
 import { addBuildCommand } from './build.ts';
 import { addDeployCommand } from './deploy.ts';
 import { addNewCommand } from './new.ts';

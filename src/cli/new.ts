@@ -2,8 +2,8 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { toolRoot } from '../build/paths.ts';
-import { UsageError } from '../errors.ts';
+import { toolRoot } from '../core/paths.ts';
+import { UsageError } from '../core/errors.ts';
 
 const scaffold = path.join(toolRoot, 'src/cli/scaffold');
 

@@ -2,8 +2,8 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { UsageError } from '../errors.ts';
-import { HEADERS_FILE, readHeadersFile } from '../http/headers-file.ts';
+import { UsageError } from '../core/errors.ts';
+import { HEADERS_FILE, readHeadersFile } from '../core/http/headers-file.ts';
 
 interface ServeFlags {
   port: string;
@@ -53,7 +53,7 @@ async function serve(flags: ServeFlags): Promise<void> {
     );
   }
 
-  const { createStaticServer } = await import('../dev/server.ts');
+  const { createStaticServer } = await import('../serve/server.ts');
   const server = createStaticServer({ dir, host: flags.host, port });
   const { url } = await server.listen();
   const stopping = stopRequested();

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { UsageError } from '../errors.ts';
+import { UsageError } from '../core/errors.ts';
 import { parsePort } from './serve.ts';
 
 interface WatchFlags {

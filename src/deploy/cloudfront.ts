@@ -1,6 +1,6 @@
 // Invalidates the CloudFront distribution in front of the bucket after a deploy: one batch of paths, waited for on request.
 import { CloudFrontClient, CreateInvalidationCommand, GetInvalidationCommand } from '@aws-sdk/client-cloudfront';
-import { CdnError } from '../errors.ts';
+import { CdnError } from '../core/errors.ts';
 import type { InvalidationPlan } from './invalidation.ts';
 import type { DeployReporter } from './progress.ts';
 import { withRetry } from './retry.ts';

@@ -1,6 +1,6 @@
 // Deploys the built site to S3: read dist/, list the bucket, plan, then upload in order, delete, and record the manifest.
-import { readHashedFiles } from '../http/hashed-files.ts';
-import { createHttpPolicy } from '../http/policy.ts';
+import { readHashedFiles } from '../core/http/hashed-files.ts';
+import { createHttpPolicy } from '../core/http/policy.ts';
 import { createS3Client } from './client.ts';
 import { createCloudFrontClient, DEFAULT_WAIT, invalidateCdn, type InvalidationResult } from './cloudfront.ts';
 import { executePlan } from './execute.ts';

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { DeleteObjectsCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { DeployError } from '../errors.ts';
+import { DeployError } from '../core/errors.ts';
 import { sameManifest, serializeManifest } from './manifest.ts';
 import type { ObjectState } from './manifest.ts';
 import { manifestAfter } from './plan.ts';

@@ -1,4 +1,4 @@
-// What deploy adds to the HTTP policy (src/http/policy.ts) for S3: whether --gzip suits a file, and a page's extra key.
+// What deploy adds to the HTTP policy (src/core/http/policy.ts) for S3: whether --gzip suits a file, and a page's extra key.
 
 // Already-compressed formats gain nothing from gzip.
 const COMPRESSIBLE_TYPES = new Set([

@@ -3,8 +3,8 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DeployError } from '../errors.ts';
-import { isBuildMetadata } from '../http/hashed-files.ts';
+import { DeployError } from '../core/errors.ts';
+import { isBuildMetadata } from '../core/http/hashed-files.ts';
 
 export interface LocalFile {
   /** Path inside the output folder, with forward slashes: "contact/index.html". */

@@ -2,10 +2,10 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { CloudFrontClient } from '@aws-sdk/client-cloudfront';
 import type { S3Client } from '@aws-sdk/client-s3';
-import type { SiteConfig } from '../config.ts';
-import { UsageError } from '../errors.ts';
+import type { SiteConfig } from '../core/config.ts';
+import { UsageError } from '../core/errors.ts';
 import type { WaitPolicy } from './cloudfront.ts';
-import { DEFAULT_MAX_PATHS, DISTRIBUTION_ID, MAX_PATHS_LIMIT } from './cloudfront-limits.ts';
+import { DEFAULT_MAX_PATHS, DISTRIBUTION_ID, MAX_PATHS_LIMIT } from '../core/cloudfront-limits.ts';
 import type { Output } from './progress.ts';
 import type { RetryPolicy } from './retry.ts';
 

@@ -1,5 +1,5 @@
 // The deploy plan, computed without any I/O: which objects to upload (in order), which to delete, which stay.
-import { CACHE_IMMUTABLE, looksHashed } from '../http/policy.ts';
+import { CACHE_IMMUTABLE, looksHashed } from '../core/http/policy.ts';
 import { emptyManifest, manifestKey, trustedState } from './manifest.ts';
 import type { Manifest, ObjectState, RemoteObject, StoredManifest } from './manifest.ts';
 import type { Target } from './targets.ts';

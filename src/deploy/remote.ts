@@ -1,7 +1,7 @@
 // Reads the bucket: the objects under the prefix, the deploy manifest, and the stored headers of chosen objects.
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { DeployError } from '../errors.ts';
+import { DeployError } from '../core/errors.ts';
 import { manifestKey, parseManifest } from './manifest.ts';
 import type { ObjectState, RemoteObject, StoredManifest } from './manifest.ts';
 import type { RemoteListing } from './plan.ts';

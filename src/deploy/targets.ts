@@ -1,5 +1,5 @@
 // Maps the local files to the objects the bucket should hold: key, headers, encoding, and upload phase.
-import { createHttpPolicy, type HttpPolicy } from '../http/policy.ts';
+import { createHttpPolicy, type HttpPolicy } from '../core/http/policy.ts';
 import { isCompressible, pageAlias } from './headers.ts';
 import type { LocalFile } from './local.ts';
 

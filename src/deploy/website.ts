@@ -1,7 +1,7 @@
 // --configure-website: sets the bucket's S3 website hosting to serve index.html for folders and 404.html for misses.
 import { PutBucketWebsiteCommand } from '@aws-sdk/client-s3';
 import type { WebsiteConfiguration } from '@aws-sdk/client-s3';
-import { DeployError } from '../errors.ts';
+import { DeployError } from '../core/errors.ts';
 import { send } from './remote.ts';
 import type { RemoteContext } from './remote.ts';
 import { explainS3Error } from './s3-errors.ts';

@@ -1,11 +1,11 @@
 // The dev server's build: the pipeline kept between rebuilds, each change rerunning only the stages it reaches.
-import { stylesheetFile } from '../build/assemble.ts';
-import type { ProjectPaths } from '../build/paths.ts';
-import { PageCache } from '../build/page-cache.ts';
-import type { PagesOnRequest } from '../build/pages-on-request.ts';
-import { Pipeline, type Stage } from '../build/pipeline.ts';
-import type { OutputFiles } from '../build/write.ts';
-import type { SiteConfig } from '../config.ts';
+import { stylesheetFile } from '../pipeline/assemble.ts';
+import type { ProjectPaths } from '../core/paths.ts';
+import { PageCache } from '../pipeline/page-cache.ts';
+import type { PagesOnRequest } from '../pipeline/pages-on-request.ts';
+import { Pipeline, type Stage } from '../pipeline/pipeline.ts';
+import type { OutputFiles } from '../pipeline/write.ts';
+import type { SiteConfig } from '../core/config.ts';
 import type { ErrorScreenComponent } from '../error-screen.tsx';
 import type { InputIndex } from './invalidate.ts';
 

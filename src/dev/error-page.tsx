@@ -2,10 +2,10 @@
 import path from 'node:path';
 import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
-import { contentSecurityPolicy, fillTemplate } from '../build/document.ts';
-import { escapeAttribute } from '../build/render.tsx';
+import { contentSecurityPolicy, fillTemplate } from '../pipeline/document.ts';
+import { escapeAttribute } from '../pipeline/render.tsx';
 import { DefaultErrorScreen, type ErrorScreenComponent } from '../error-screen.tsx';
-import { describeError, SiteGenError } from '../errors.ts';
+import { describeError, SiteGenError } from '../core/errors.ts';
 
 export interface BuildFailure {
   /** The error and its causes, one per line, as the CLI prints them. Names the file (and line) at fault. */

@@ -1,6 +1,6 @@
 // Maps changed files to the build stages they invalidate, from the files each stage read in the last build.
 import path from 'node:path';
-import type { Stage } from '../build/pipeline.ts';
+import type { Stage } from '../pipeline/pipeline.ts';
 
 export type { Stage };
 

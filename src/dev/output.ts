@@ -1,12 +1,12 @@
 // Serves the dev build from memory by the rules `site-gen serve` applies to dist/, or the error page while the build is broken.
 import type { ServerResponse } from 'node:http';
-import { escapeAttribute } from '../build/render.tsx';
-import type { OutputFiles } from '../build/write.ts';
-import { hashedFilesOf } from '../http/hashed-files.ts';
-import { headersFileOf } from '../http/headers-file.ts';
-import { resolveOutputPath } from '../http/paths.ts';
-import { createHttpPolicy, type HttpPolicy } from '../http/policy.ts';
-import type { Handler } from './server.ts';
+import { escapeAttribute } from '../pipeline/render.tsx';
+import type { OutputFiles } from '../pipeline/write.ts';
+import { hashedFilesOf } from '../core/http/hashed-files.ts';
+import { headersFileOf } from '../core/http/headers-file.ts';
+import { resolveOutputPath } from '../core/http/paths.ts';
+import { createHttpPolicy, type HttpPolicy } from '../core/http/policy.ts';
+import type { Handler } from '../serve/server.ts';
 
 /** What the server answers with: swapped whole after each rebuild, so a request never sees half of one. */
 export interface ServedBuild {

@@ -1,5 +1,5 @@
 // Turns each rebuild into what the server answers, what the open pages are told, and the terminal's one line.
-import type { OutputFiles } from '../build/write.ts';
+import type { OutputFiles } from '../pipeline/write.ts';
 import type { DevBuilder, RebuildOutcome } from './builder.ts';
 import { describeFailure, errorPage } from './error-page.tsx';
 import type { ServedBuild } from './output.ts';

@@ -1,6 +1,6 @@
 // The live-reload channel: a Server-Sent Events stream that tells every open page to reload or to swap its stylesheet.
 import type { ServerResponse } from 'node:http';
-import type { Handler } from './server.ts';
+import type { Handler } from '../serve/server.ts';
 
 export const EVENTS_PATH = '/__site-gen/events';
 

@@ -4,17 +4,17 @@ import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { watch as watchFiles, type FSWatcher } from 'chokidar';
 import { build } from 'esbuild';
-import { projectPaths, toolRoot, type ProjectPaths } from '../build/paths.ts';
-import { assertSafeOutDir, writeOutput } from '../build/write.ts';
-import { ConfigError } from '../errors.ts';
-import { CACHE_IMMUTABLE } from '../http/policy.ts';
+import { projectPaths, toolRoot, type ProjectPaths } from '../core/paths.ts';
+import { assertSafeOutDir, writeOutput } from '../pipeline/write.ts';
+import { ConfigError } from '../core/errors.ts';
+import { CACHE_IMMUTABLE } from '../core/http/policy.ts';
 import { DevBuilder } from './builder.ts';
 import { isWatchable, stagesForAll } from './invalidate.ts';
 import { createOutputHandler, policyOf } from './output.ts';
 import { Publisher } from './publish.ts';
 import { createRebuildQueue } from './queue.ts';
 import { createReloadHub } from './reload.ts';
-import { createStaticServer, type Handler } from './server.ts';
+import { createStaticServer, type Handler } from '../serve/server.ts';
 import { trailingChanges } from './trailing-changes.ts';
 
 export interface WatchOptions {

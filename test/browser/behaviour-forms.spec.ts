@@ -1,7 +1,7 @@
 // Issue 4, part B in a browser: the FAQ accordion, the contact and newsletter forms, the two toast regions, an island that fails.
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page, Request } from '@playwright/test';
-import { escapeSingleQuotedAttribute, renderIsland } from '../../src/build/render.tsx';
+import { escapeSingleQuotedAttribute, renderIsland } from '../../src/pipeline/render.tsx';
 import { ALERT_TOASTER, FAQ_COUNT, NOTIFICATIONS_TOASTER, SIMULATED_SEND_DELAY_MS } from '../../src/site/constants.ts';
 import faqIsland from '../../src/site/islands/faq.tsx';
 import { expect, gotoWithTheme, test, transitionsEnded } from './fixtures.ts';
@@ -119,7 +119,7 @@ async function swipe(page: Page, toast: Locator, dx: number): Promise<void> {
 
 /**
  * Serves the home page with its FAQ island changed as if the content said otherwise: `change` gets the island's
- * props; the island is rendered again by the real renderer (src/build/render.tsx) unless `ssr` is false, in which
+ * props; the island is rendered again by the real renderer (src/pipeline/render.tsx) unless `ssr` is false, in which
  * case only the browser sees the changed props (a failure that happens in the browser alone).
  */
 async function serveFaqVariant(page: Page, change: (props: { items: Array<Record<string, unknown>> }) => unknown, ssr = true): Promise<void> {

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { parseHeadersFile } from '../../src/http/headers-file.ts';
+import { parseHeadersFile } from '../../src/core/http/headers-file.ts';
 import { expect, gotoWithTheme, nextFrames, test, transitionsEnded } from './fixtures.ts';
 
 // Built by the Playwright web server before any test runs.

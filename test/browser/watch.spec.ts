@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { parseHeadersFile } from '../../src/http/headers-file.ts';
+import { parseHeadersFile } from '../../src/core/http/headers-file.ts';
 import { copyProject, startWatch, type ProjectCopy, type WatchProcess } from '../helpers/watch-project.ts';
 import { expect as baseExpect, test } from './fixtures.ts';
 

@@ -4,8 +4,8 @@ import type { ReactElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { collections, type Content } from '../../content/schema.ts';
 import config from '../../site.config.ts';
-import { configSchema } from '../../src/build/config-schema.ts';
-import type { SiteInfo } from '../../src/config.ts';
+import { configSchema } from '../../src/core/config-schema.ts';
+import type { SiteInfo } from '../../src/core/config.ts';
 
 export interface Rendered {
   html: string;

@@ -1,6 +1,6 @@
 // The site's header rendered from the real content and config, as the pages render it: shared by the unit suites.
 import type { Content } from '../../content/schema.ts';
-import type { SiteInfo } from '../../src/config.ts';
+import type { SiteInfo } from '../../src/core/config.ts';
 import { Header } from '../../src/site/components/Header.tsx';
 import { render, type Rendered } from './dom.ts';
 

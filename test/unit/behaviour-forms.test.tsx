@@ -1,8 +1,8 @@
 // Part B of issue 4 without a browser: FAQ keys and disabled items, the forms' markup, the Button's loading state, hotkeys, islands.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { renderPage } from '../../src/build/render.tsx';
-import type { Route } from '../../src/routes.ts';
+import { renderPage } from '../../src/pipeline/render.tsx';
+import type { Route } from '../../src/core/routes.ts';
 import { Button } from '../../src/site/components/Button.tsx';
 import { ContactForm } from '../../src/site/components/ContactForm.tsx';
 import { Faq } from '../../src/site/components/Faq.tsx';

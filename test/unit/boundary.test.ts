@@ -124,7 +124,7 @@ const boundary = suite('the boundary between site-gen and its sites');
 
 boundary('no generator module imports a site, and the sites import only what site-gen\'s public entry exports', () => {
   const sources = repositorySources();
-  assert.ok(sources.some((s) => s.file === 'src/build/render.tsx') && sources.some((s) => s.file === 'src/site/routes.tsx'), 'both sides are scanned');
+  assert.ok(sources.some((s) => s.file === 'src/pipeline/render.tsx') && sources.some((s) => s.file === 'src/site/routes.tsx'), 'both sides are scanned');
   assert.ok(sources.some((s) => s.file.startsWith('test/fixtures/basic/src/site/islands/')), 'the fixture is scanned');
   assert.equal(boundaryViolations(sources, exported), []);
 });
@@ -140,7 +140,7 @@ boundary('fails on a planted violation of each rule', () => {
   const planted: Source[] = [
     { file: 'src/island.tsx', source: "import { ErrorScreen } from './site/components/ErrorScreen.tsx';" },
     { file: 'src/dev/error-page.tsx', source: "import errors from '../../content/errors.ts';\n// import x from '../site/ignored.ts' in a comment is no import" },
-    { file: 'src/build/document.ts', source: "const load = () => import('../../site.config.ts');" },
+    { file: 'src/pipeline/document.ts', source: "const load = () => import('../../site.config.ts');" },
     { file: 'src/site/components/Hero.tsx', source: "import { withBase } from '../../base.ts';" },
     { file: 'src/site/islands/faq.tsx', source: "import { island, IslandBoundary } from 'site-gen';" },
     { file: 'test/fixtures/basic/src/site/islands/counter.tsx', source: "import { island } from '../../../../../../src/island.tsx';" },
@@ -151,7 +151,7 @@ boundary('fails on a planted violation of each rule', () => {
   assert.is(problems.length, 8, problems.join('\n'));
   assert.match(problems[0]!, "src/island.tsx: imports \"./site/components/ErrorScreen.tsx\", a file of a site; the generator never imports a site.");
   assert.match(problems[1]!, 'src/dev/error-page.tsx: imports "../../content/errors.ts"');
-  assert.match(problems[2]!, 'src/build/document.ts: imports "../../site.config.ts"');
+  assert.match(problems[2]!, 'src/pipeline/document.ts: imports "../../site.config.ts"');
   assert.match(problems[3]!, 'src/site/components/Hero.tsx: imports "../../base.ts", outside its site');
   assert.match(problems[4]!, 'imports "IslandBoundary" from \'site-gen\', which src/index.ts does not export');
   assert.match(problems[5]!, 'test/fixtures/basic/src/site/islands/counter.tsx: imports "../../../../../../src/island.tsx", outside its site');

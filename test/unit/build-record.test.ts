@@ -5,9 +5,9 @@ import { appendFileSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BuildRecord } from '../../src/build/build-record.ts';
-import { buildSite, type BuildResult } from '../../src/build/build.ts';
-import { projectPaths } from '../../src/build/paths.ts';
+import { BuildRecord } from '../../src/pipeline/build-record.ts';
+import { buildSite, type BuildResult } from '../../src/pipeline/build.ts';
+import { projectPaths } from '../../src/core/paths.ts';
 import { copyFixture, tempOut, type FixtureCopy } from '../helpers/fixture.ts';
 
 const record = suite('build record');

@@ -5,10 +5,10 @@ import { promisify } from 'node:util';
 import { parseHTML } from 'linkedom';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { routeFile } from '../../src/build/assemble.ts';
-import { buildSite } from '../../src/build/build.ts';
-import { fontUrls, sha256 } from '../../src/build/document.ts';
-import { BrokenLinkError, BudgetExceededError, ContentError, IslandError, RenderError, RoutesError, TemplateError } from '../../src/errors.ts';
+import { routeFile } from '../../src/pipeline/assemble.ts';
+import { buildSite } from '../../src/pipeline/build.ts';
+import { fontUrls, sha256 } from '../../src/pipeline/document.ts';
+import { BrokenLinkError, BudgetExceededError, ContentError, IslandError, RenderError, RoutesError, TemplateError } from '../../src/core/errors.ts';
 import siteErrors from '../../content/errors.ts';
 import { copyFixture, tempOut } from '../helpers/fixture.ts';
 

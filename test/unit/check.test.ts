@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { assertNoBrokenLinks, assertWithinBudget, findBrokenLinks } from '../../src/build/check.ts';
-import { BrokenLinkError, BudgetExceededError } from '../../src/errors.ts';
+import { assertNoBrokenLinks, assertWithinBudget, findBrokenLinks } from '../../src/pipeline/check.ts';
+import { BrokenLinkError, BudgetExceededError } from '../../src/core/errors.ts';
 
 const pages = [
   { path: '/', links: ['#faq', '/contact', '/#about', 'https://x.example', 'mailto:a@b.c', '#', '/favicon.svg'], ids: ['faq', 'about'] },

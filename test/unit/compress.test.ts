@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync } from 'node:zlib';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { compressionSettings, Compressor } from '../../src/build/compress.ts';
-import { PageCache } from '../../src/build/page-cache.ts';
+import { compressionSettings, Compressor } from '../../src/pipeline/compress.ts';
+import { PageCache } from '../../src/pipeline/page-cache.ts';
 
 const page = `<!doctype html><html><body>${'<p>Guiding your music through smart business.</p>'.repeat(60)}</body></html>`;
 const script = `export const x = ${JSON.stringify('a'.repeat(3000))};`;

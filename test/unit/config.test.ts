@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { loadConfig, validateConfig } from '../../src/build/config.ts';
-import { ConfigError } from '../../src/errors.ts';
+import { loadConfig, validateConfig } from '../../src/pipeline/load-config.ts';
+import { ConfigError } from '../../src/core/errors.ts';
 import { copyFixture } from '../helpers/fixture.ts';
 
 const site = {

@@ -1,8 +1,8 @@
 // Pages of one template share their critical CSS: what makes two pages the same shape, and what does not.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { criticalCss } from '../../src/build/critical.ts';
-import { matchedAttributes, pageShape } from '../../src/build/critical/shape.ts';
+import { criticalCss } from '../../src/pipeline/critical.ts';
+import { matchedAttributes, pageShape } from '../../src/pipeline/critical/shape.ts';
 
 const css = '.card{color:red}.card h2{margin:0}[aria-expanded="true"]{outline:1px solid}p:empty{display:none}';
 const attributes = matchedAttributes(css);

@@ -4,9 +4,9 @@ import { parseHTML } from 'linkedom';
 import { parse } from 'postcss';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { compileStylesheet } from '../../src/build/css.ts';
-import { criticalCss, fontsAfterPaint, stripDynamic } from '../../src/build/critical.ts';
-import { CssError } from '../../src/errors.ts';
+import { compileStylesheet } from '../../src/pipeline/css.ts';
+import { criticalCss, fontsAfterPaint, stripDynamic } from '../../src/pipeline/critical.ts';
+import { CssError } from '../../src/core/errors.ts';
 
 const fixtures = fileURLToPath(new URL('../fixtures/css/', import.meta.url));
 const siteCss = readFileSync(`${fixtures}critical/site.css`, 'utf8');

@@ -4,9 +4,9 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { compileStylesheet } from '../../src/build/css.ts';
-import { ConfigError, CssError } from '../../src/errors.ts';
-import { resolveBrowsers } from '../../src/build/targets.ts';
+import { compileStylesheet } from '../../src/pipeline/css.ts';
+import { ConfigError, CssError } from '../../src/core/errors.ts';
+import { resolveBrowsers } from '../../src/pipeline/targets.ts';
 
 const fixtures = fileURLToPath(new URL('../fixtures/css/', import.meta.url));
 const entry = `${fixtures}site/main.css`;

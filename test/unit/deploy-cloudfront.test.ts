@@ -14,8 +14,8 @@ import type { CloudFrontOptions, DeployOptions } from '../../src/deploy/options.
 import { resolveDeployOptions } from '../../src/deploy/options.ts';
 import type { Plan } from '../../src/deploy/plan.ts';
 import type { Target } from '../../src/deploy/targets.ts';
-import { looksHashed } from '../../src/http/policy.ts';
-import { CdnError, EXIT_CDN_NOT_INVALIDATED, UsageError } from '../../src/errors.ts';
+import { looksHashed } from '../../src/core/http/policy.ts';
+import { CdnError, EXIT_CDN_NOT_INVALIDATED, UsageError } from '../../src/core/errors.ts';
 import { startCloudFrontStandIn, type CloudFrontStandIn } from '../helpers/cloudfront.ts';
 import { S3RVER_CREDENTIALS, startS3rver, testDeployOptions, type S3rverHandle } from '../helpers/s3rver.ts';
 

@@ -9,7 +9,7 @@ import { md5OfFile } from '../../src/deploy/local.ts';
 import { planDeploy } from '../../src/deploy/plan.ts';
 import { createLineReporter } from '../../src/deploy/progress.ts';
 import { targetsFor } from '../../src/deploy/targets.ts';
-import { DeployError } from '../../src/errors.ts';
+import { DeployError } from '../../src/core/errors.ts';
 
 interface Sent {
   command: string;

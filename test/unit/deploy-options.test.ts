@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { normalizePrefix, resolveDeployOptions } from '../../src/deploy/options.ts';
 import type { DeployConfig } from '../../src/deploy/options.ts';
-import { UsageError } from '../../src/errors.ts';
+import { UsageError } from '../../src/core/errors.ts';
 
 const config: DeployConfig = { bucket: 'config-bucket', prefix: 'site', maxDeletes: 10, concurrency: 4, gzip: true };
 

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { CACHE_IMMUTABLE, CACHE_REVALIDATE, createHttpPolicy } from '../../src/http/policy.ts';
+import { CACHE_IMMUTABLE, CACHE_REVALIDATE, createHttpPolicy } from '../../src/core/http/policy.ts';
 import type { LocalFile } from '../../src/deploy/local.ts';
 import { manifestKey, parseManifest, serializeManifest, trustedState } from '../../src/deploy/manifest.ts';
 import type { Manifest, ObjectState, RemoteObject } from '../../src/deploy/manifest.ts';

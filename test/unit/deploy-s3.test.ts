@@ -17,7 +17,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { deploy } from '../../src/deploy/deploy.ts';
 import type { DeployOptions } from '../../src/deploy/options.ts';
-import { DeployError } from '../../src/errors.ts';
+import { DeployError } from '../../src/core/errors.ts';
 import { startS3rver, testDeployOptions, type S3rverHandle } from '../helpers/s3rver.ts';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';

@@ -8,7 +8,7 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { buildSite, type BuildResult } from '../../src/build/build.ts';
+import { buildSite, type BuildResult } from '../../src/pipeline/build.ts';
 
 interface VnuMessage {
   type: 'error' | 'info' | 'non-document-error';

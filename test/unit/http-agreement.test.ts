@@ -6,14 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { buildSite } from '../../src/build/build.ts';
-import { readTree } from '../../src/build/write.ts';
+import { buildSite } from '../../src/pipeline/build.ts';
+import { readTree } from '../../src/pipeline/write.ts';
 import { localTargets } from '../../src/deploy/deploy.ts';
-import { createStaticServer, type StaticServer } from '../../src/dev/server.ts';
+import { createStaticServer, type StaticServer } from '../../src/serve/server.ts';
 import { startWatch, type WatchSession } from '../../src/dev/watch.ts';
-import { HASHED_FILES_PATH, isBuildMetadata } from '../../src/http/hashed-files.ts';
-import { HEADERS_FILE } from '../../src/http/headers-file.ts';
-import { CACHE_IMMUTABLE, CACHE_REVALIDATE } from '../../src/http/policy.ts';
+import { HASHED_FILES_PATH, isBuildMetadata } from '../../src/core/http/hashed-files.ts';
+import { HEADERS_FILE } from '../../src/core/http/headers-file.ts';
+import { CACHE_IMMUTABLE, CACHE_REVALIDATE } from '../../src/core/http/policy.ts';
 
 interface Answer {
   status: number;

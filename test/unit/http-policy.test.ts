@@ -1,9 +1,9 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { HASHED_FILES_PATH, hashedFilesOf, isBuildMetadata, parseHashedFiles, serializeHashedFiles } from '../../src/http/hashed-files.ts';
-import { resolveOutputPath } from '../../src/http/paths.ts';
-import { CACHE_IMMUTABLE, CACHE_REVALIDATE, contentTypeFor, createHttpPolicy, looksHashed } from '../../src/http/policy.ts';
-import { SiteGenError } from '../../src/errors.ts';
+import { HASHED_FILES_PATH, hashedFilesOf, isBuildMetadata, parseHashedFiles, serializeHashedFiles } from '../../src/core/http/hashed-files.ts';
+import { resolveOutputPath } from '../../src/core/http/paths.ts';
+import { CACHE_IMMUTABLE, CACHE_REVALIDATE, contentTypeFor, createHttpPolicy, looksHashed } from '../../src/core/http/policy.ts';
+import { SiteGenError } from '../../src/core/errors.ts';
 
 // What the build named with a hash, as its list says: esbuild's base32 and the CSS step's hex.
 const built = new Set(['assets/home-3F9A1C2B.js', 'assets/chunks/react-AB12CD34.js', 'assets/site-1a2b3c4d.css', 'assets/inter-0a1b2c3d.woff2']);

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { buildSite, type BuildResult } from '../../src/build/build.ts';
-import { PageCache } from '../../src/build/page-cache.ts';
-import { projectPaths } from '../../src/build/paths.ts';
+import { buildSite, type BuildResult } from '../../src/pipeline/build.ts';
+import { PageCache } from '../../src/pipeline/page-cache.ts';
+import { projectPaths } from '../../src/core/paths.ts';
 import { copyProject, type ProjectCopy } from '../helpers/watch-project.ts';
 
 const cache = suite('page cache');

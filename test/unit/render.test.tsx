@@ -3,10 +3,10 @@ import { useId } from 'react';
 import { renderToString } from 'react-dom/server';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { renderIsland, renderPage, serializeProps } from '../../src/build/render.tsx';
-import { IslandError } from '../../src/errors.ts';
+import { renderIsland, renderPage, serializeProps } from '../../src/pipeline/render.tsx';
+import { IslandError } from '../../src/core/errors.ts';
 import { behaviour, island } from '../../src/island.tsx';
-import type { Route } from '../../src/routes.ts';
+import type { Route } from '../../src/core/routes.ts';
 
 const site = {} as never;
 

@@ -5,14 +5,14 @@ import { join } from 'node:path';
 import { parseHTML } from 'linkedom';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { buildSite } from '../../src/build/build.ts';
-import { validateConfig } from '../../src/build/config.ts';
-import { headersSchema } from '../../src/build/config-schema.ts';
+import { buildSite } from '../../src/pipeline/build.ts';
+import { validateConfig } from '../../src/pipeline/load-config.ts';
+import { headersSchema } from '../../src/core/config-schema.ts';
 import { scanOutput } from '../../src/deploy/local.ts';
-import { createStaticServer } from '../../src/dev/server.ts';
-import { ConfigError, SiteGenError } from '../../src/errors.ts';
-import { HEADERS_FILE, parseHeadersFile, serializeHeadersFile } from '../../src/http/headers-file.ts';
-import { securityHeaders } from '../../src/http/policy.ts';
+import { createStaticServer } from '../../src/serve/server.ts';
+import { ConfigError, SiteGenError } from '../../src/core/errors.ts';
+import { HEADERS_FILE, parseHeadersFile, serializeHeadersFile } from '../../src/core/http/headers-file.ts';
+import { securityHeaders } from '../../src/core/http/policy.ts';
 import { copyFixture } from '../helpers/fixture.ts';
 
 const SITE = {

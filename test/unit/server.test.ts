@@ -13,10 +13,10 @@ import { Command } from 'commander';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { addServeCommand, parsePort } from '../../src/cli/serve.ts';
-import { createStaticServer } from '../../src/dev/server.ts';
-import { CACHE_REVALIDATE } from '../../src/http/policy.ts';
-import type { Handler, StaticServer } from '../../src/dev/server.ts';
-import { UsageError } from '../../src/errors.ts';
+import { createStaticServer } from '../../src/serve/server.ts';
+import { CACHE_REVALIDATE } from '../../src/core/http/policy.ts';
+import type { Handler, StaticServer } from '../../src/serve/server.ts';
+import { UsageError } from '../../src/core/errors.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const IMMUTABLE = 'public, max-age=31536000, immutable';

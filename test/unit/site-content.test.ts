@@ -7,9 +7,9 @@ import navigation from '../../content/navigation.ts';
 import partners from '../../content/partners.ts';
 import { collections, href } from '../../content/schema.ts';
 import services from '../../content/services.ts';
-import { validateContent } from '../../src/build/site-module.ts';
-import type { ProjectPaths } from '../../src/build/paths.ts';
-import { ContentError } from '../../src/errors.ts';
+import { validateContent } from '../../src/pipeline/site-module.ts';
+import type { ProjectPaths } from '../../src/core/paths.ts';
+import { ContentError } from '../../src/core/errors.ts';
 import { routes } from '../../src/site/routes.tsx';
 import { loadContent } from '../helpers/dom.ts';
 

@@ -1,7 +1,7 @@
 import { parseHTML } from 'linkedom';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { buildSite } from '../../src/build/build.ts';
+import { buildSite } from '../../src/pipeline/build.ts';
 
 const critical = suite('critical CSS of the real site');
 let styles: Record<string, string> = {};

@@ -2,10 +2,10 @@
 import { createElement } from 'react';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { renderPage } from '../../src/build/render.tsx';
+import { renderPage } from '../../src/pipeline/render.tsx';
 import { Layout } from '../../src/site/components/Layout.tsx';
 import { routes } from '../../src/site/routes.tsx';
-import type { Route } from '../../src/routes.ts';
+import type { Route } from '../../src/core/routes.ts';
 import { linksOf, loadContent, loadSite, render, textOf } from '../helpers/dom.ts';
 
 const content = await loadContent();

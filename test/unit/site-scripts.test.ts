@@ -1,8 +1,8 @@
 import { parseHTML } from 'linkedom';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { buildSite, type PageReport } from '../../src/build/build.ts';
-import { brotli } from '../../src/build/compress.ts';
+import { buildSite, type PageReport } from '../../src/pipeline/build.ts';
+import { brotli } from '../../src/pipeline/compress.ts';
 
 // Issue 11: before any interaction a page downloads at most 20 KB brotli of JavaScript (the 404 page 2 KB): its
 // module scripts, modulepreloads and their static imports. React and the islands come later.

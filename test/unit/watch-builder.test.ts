@@ -1,10 +1,10 @@
 // `site-gen watch`'s incremental build on a copy of the fixture project: each change reruns only what it reaches.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { projectPaths } from '../../src/build/paths.ts';
+import { projectPaths } from '../../src/core/paths.ts';
 import { changedFiles, changeOf, DevBuilder, type RebuildOutcome } from '../../src/dev/builder.ts';
 import { stagesForAll } from '../../src/dev/invalidate.ts';
-import { ContentError } from '../../src/errors.ts';
+import { ContentError } from '../../src/core/errors.ts';
 import { copyFixture, type FixtureCopy } from '../helpers/fixture.ts';
 
 interface Context {

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { projectPaths } from '../../src/build/paths.ts';
+import { projectPaths } from '../../src/core/paths.ts';
 import { isWatchable, stagesFor, stagesForAll, type InputIndex, type Stage } from '../../src/dev/invalidate.ts';
 import { watchTargets } from '../../src/dev/watch.ts';
 
@@ -86,7 +86,7 @@ mapping('a new behaviour module re-runs the site code and the browser bundle, li
 });
 
 mapping('a file the build never read (tool code, notes) changes nothing', () => {
-  assert.equal(stages('src/build/render.tsx'), []);
+  assert.equal(stages('src/pipeline/render.tsx'), []);
   assert.equal(stages('notes.md'), []);
   assert.equal(stages('content/README.md'), [], 'only scripts in content/ are content files');
 });

@@ -1,11 +1,11 @@
 // `site-gen watch`: what each rebuild makes the server answer, tells the open pages and prints.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { PagesOnRequest } from '../../src/build/pages-on-request.ts';
+import { PagesOnRequest } from '../../src/pipeline/pages-on-request.ts';
 import type { DevBuilder, RebuildOutcome } from '../../src/dev/builder.ts';
 import { Publisher } from '../../src/dev/publish.ts';
 import type { ReloadEvent } from '../../src/dev/reload.ts';
-import { ContentError } from '../../src/errors.ts';
+import { ContentError } from '../../src/core/errors.ts';
 
 /** An output whose files are all made already (no page waits for a request). */
 const made = (entries: Array<[string, string]> = []) => new PagesOnRequest(new Map(entries), [], () => '');
@@ -132,8 +132,8 @@ publish('the fix after a failure reloads every page, whatever changed', () => {
 
 publish('a change no stage read is printed as such', () => {
   const { publisher, lines, events } = setup();
-  publisher.unused('src/build/render.tsx');
-  assert.match(lines[0]!, 'src/build/render.tsx: not used by the site, nothing to rebuild');
+  publisher.unused('src/pipeline/render.tsx');
+  assert.match(lines[0]!, 'src/pipeline/render.tsx: not used by the site, nothing to rebuild');
   assert.is(events.length, 0);
 });
 

@@ -2,8 +2,8 @@
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { WriteError } from '../errors.ts';
-import { isBuildMetadata } from '../http/hashed-files.ts';
+import { WriteError } from '../core/errors.ts';
+import { isBuildMetadata } from '../core/http/hashed-files.ts';
 import { byteLength, shouldPrecompress, type Compressor } from './compress.ts';
 
 export type OutputFiles = Map<string, Uint8Array | string>;

@@ -8,11 +8,11 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import sirv from 'sirv';
 import type { RequestHandler } from 'sirv';
-import { SiteGenError, UsageError } from '../errors.ts';
-import { HASHED_FILES_PATH, isBuildMetadata, parseHashedFiles } from '../http/hashed-files.ts';
-import { HEADERS_FILE, parseHeadersFile } from '../http/headers-file.ts';
-import { resolveOutputPath } from '../http/paths.ts';
-import { createHttpPolicy, type HttpPolicy } from '../http/policy.ts';
+import { SiteGenError, UsageError } from '../core/errors.ts';
+import { HASHED_FILES_PATH, isBuildMetadata, parseHashedFiles } from '../core/http/hashed-files.ts';
+import { HEADERS_FILE, parseHeadersFile } from '../core/http/headers-file.ts';
+import { resolveOutputPath } from '../core/http/paths.ts';
+import { createHttpPolicy, type HttpPolicy } from '../core/http/policy.ts';
 
 /**
  * A route placed in front of the files, for the dev server (issue 5): the SSE stream at /__site-gen/events, the

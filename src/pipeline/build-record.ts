@@ -3,9 +3,9 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import type { SiteConfig } from '../config.ts';
+import type { SiteConfig } from '../core/config.ts';
 import { hash, toolVersionKey, writeCacheFile } from './page-cache.ts';
-import type { ProjectPaths } from './paths.ts';
+import type { ProjectPaths } from '../core/paths.ts';
 
 /** What a build reports, as the record keeps it for the next build with nothing changed. */
 export interface RecordedBuild<Page = unknown> {

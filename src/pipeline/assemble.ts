@@ -1,18 +1,18 @@
 // The assemble stage: each page's document, and every output file before compression (public/, assets, pages, sitemap).
 import { createHash } from 'node:crypto';
 import { relative } from 'node:path';
-import type { SiteConfig, SiteInfo } from '../config.ts';
-import { SiteGenError } from '../errors.ts';
-import type { HeadHook } from '../head.ts';
-import { HASHED_FILES_PATH, serializeHashedFiles } from '../http/hashed-files.ts';
-import { HEADERS_FILE, serializeHeadersFile } from '../http/headers-file.ts';
-import { securityHeaders } from '../http/policy.ts';
-import type { Route } from '../routes.ts';
+import type { SiteConfig, SiteInfo } from '../core/config.ts';
+import { SiteGenError } from '../core/errors.ts';
+import type { HeadHook } from '../core/head.ts';
+import { HASHED_FILES_PATH, serializeHashedFiles } from '../core/http/hashed-files.ts';
+import { HEADERS_FILE, serializeHeadersFile } from '../core/http/headers-file.ts';
+import { securityHeaders } from '../core/http/policy.ts';
+import type { Route } from '../core/routes.ts';
 import type { ClientBundle, PageScripts } from './bundle.ts';
 import type { CompiledStylesheet } from './css.ts';
 import { absoluteUrl, fontUrls, renderDocument } from './document.ts';
 import { siteHead } from './head.ts';
-import type { ProjectPaths } from './paths.ts';
+import type { ProjectPaths } from '../core/paths.ts';
 import type { RenderedPage } from './render.tsx';
 import type { OutputFiles } from './write.ts';
 

@@ -2,7 +2,7 @@
 // Split by job: critical/select.ts (which rules), critical/match.ts and selectors.ts (does a selector match the page),
 // critical/deferred.ts (what first paint skips), critical/usage.ts (what the kept rules use), critical/serialize.ts (the CSS text), critical/shape.ts (pages alike).
 import { parse, type AtRule, type Root, type Rule } from 'postcss';
-import { CssError } from '../errors.ts';
+import { CssError } from '../core/errors.ts';
 import { skippedAtFirstPaint } from './critical/deferred.ts';
 import { PageMatcher } from './critical/match.ts';
 import { isKeyframes, select, type PreparedSheet, type Selection } from './critical/select.ts';
@@ -48,7 +48,7 @@ export function criticalCss(css: string, html: string, options: CriticalCssOptio
 /**
  * The woff2 files of the stylesheet's swap faces whose family the page's critical CSS uses: the fonts its first
  * screen swaps to, which the stylesheet loader fetches with the stylesheet after the first paint and applies with it
- * (src/build/document.ts STYLESHEET_LOADER). Faces of families only used further down are left to the browser, which
+ * (src/pipeline/document.ts STYLESHEET_LOADER). Faces of families only used further down are left to the browser, which
  * fetches them when it lays that text out. Kept per critical CSS while the stylesheet stays the same: pages of one
  * shape share theirs.
  */

@@ -1,10 +1,10 @@
 // Wraps a rendered page in the document template: head tags from config and the site's head hook, critical CSS, scripts, and a CSP that hashes the inline parts.
 import { createHash } from 'node:crypto';
-import type { SiteInfo } from '../config.ts';
-import { RenderError, TemplateError } from '../errors.ts';
-import type { HeadContent } from '../head.ts';
-import { PAGE_INDEPENDENT_CSP } from '../http/policy.ts';
-import type { PageHead } from '../routes.ts';
+import type { SiteInfo } from '../core/config.ts';
+import { RenderError, TemplateError } from '../core/errors.ts';
+import type { HeadContent } from '../core/head.ts';
+import { PAGE_INDEPENDENT_CSP } from '../core/http/policy.ts';
+import type { PageHead } from '../core/routes.ts';
 import { isSwapFace, woff2Urls } from './critical/usage.ts';
 import { escapeAttribute } from './render.tsx';
 

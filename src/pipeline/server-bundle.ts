@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { toolRoot } from './paths.ts';
+import { toolRoot } from '../core/paths.ts';
 import { publicEntryForNode } from './public-entry.ts';
 
 export interface ServerModule<T> {

@@ -2,8 +2,8 @@
 // each island and behaviour in a chunk of its own. A behaviour's chunks never include React.
 import { build, type BuildOptions, type Message, type Metafile, type Plugin } from 'esbuild';
 import { join, relative } from 'node:path';
-import { BundleError, IslandError } from '../errors.ts';
-import { findModule, toolRoot } from './paths.ts';
+import { BundleError, IslandError } from '../core/errors.ts';
+import { findModule, toolRoot } from '../core/paths.ts';
 import { publicEntryForBrowser } from './public-entry.ts';
 import type { EsbuildCache } from './esbuild-cache.ts';
 import { formatMessage } from './server-bundle.ts';
@@ -90,7 +90,7 @@ export function entrySource(dirs: ModuleDirs, page: PageIslands, root: string, e
 
 /**
  * How site code is compiled for the browser: shared by the page bundles and anything measured against them.
- * `behavioursDir`: its modules import the React-free face of site-gen (src/build/public-entry.ts).
+ * `behavioursDir`: its modules import the React-free face of site-gen (src/pipeline/public-entry.ts).
  */
 export function browserBuildOptions(root: string, target: string[], minify = true, behavioursDir?: string) {
   return {

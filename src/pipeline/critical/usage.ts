@@ -12,7 +12,7 @@ export function keepUsedDefinitions(selection: Selection): void {
   for (const fontFace of selection.fontFaces) {
     const family = faceFamily(fontFace);
     // A swap face is not critical: the text paints in its fallback, and the face comes with the full stylesheet,
-    // after the first paint, so its font never competes with the HTML (src/build/document.ts STYLESHEET_LOADER).
+    // after the first paint, so its font never competes with the HTML (src/pipeline/document.ts STYLESHEET_LOADER).
     if (family && fontIsUsed(family) && !isSwapFace(fontFace.toString())) selection.definitions.add(fontFace);
   }
 

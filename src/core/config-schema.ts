@@ -1,7 +1,7 @@
 // The shape of site.config.ts: what a generator needs to know about a site, with the defaults the tool applies.
 import { z } from 'zod';
-import { DEFAULT_MAX_PATHS, DISTRIBUTION_ID, MAX_PATHS_LIMIT } from '../deploy/cloudfront-limits.ts';
-import { DEFAULT_HSTS, DENIED_FEATURES, MANAGED_HEADERS, REFERRER_POLICIES } from '../http/policy.ts';
+import { DEFAULT_MAX_PATHS, DISTRIBUTION_ID, MAX_PATHS_LIMIT } from './cloudfront-limits.ts';
+import { DEFAULT_HSTS, DENIED_FEATURES, MANAGED_HEADERS, REFERRER_POLICIES } from './http/policy.ts';
 import { unlessMissing } from './validate.ts';
 
 const url = z.url({ error: unlessMissing('must be an absolute URL such as "https://example.com"') });

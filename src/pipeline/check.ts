@@ -1,5 +1,5 @@
 // Checks on the built site that fail the build: links and anchors that point nowhere, pages over budget.
-import { BrokenLinkError, BudgetExceededError } from '../errors.ts';
+import { BrokenLinkError, BudgetExceededError } from '../core/errors.ts';
 
 export interface LinkedPage {
   /** Route path, "/contact". */

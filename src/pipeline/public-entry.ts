@@ -4,7 +4,7 @@
 import type { Plugin } from 'esbuild';
 import { isAbsolute, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { behaviourEntry, loadedPublicEntry, publicEntry } from './paths.ts';
+import { behaviourEntry, loadedPublicEntry, publicEntry } from '../core/paths.ts';
 
 const SPECIFIER = /^site-gen$/;
 

@@ -1,12 +1,12 @@
 // `site-gen build`: the pipeline run once, then what only a build does: compress, check the budgets, write dist/ atomically.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SiteConfig } from '../config.ts';
-import { normaliseBase } from './base-path.ts';
+import type { SiteConfig } from '../core/config.ts';
+import { normaliseBase } from '../core/base-path.ts';
 import { BuildRecord } from './build-record.ts';
 import { assertWithinBudget } from './check.ts';
 import { byteLength, Compressor } from './compress.ts';
-import { projectPaths } from './paths.ts';
+import { projectPaths } from '../core/paths.ts';
 import { PageCache } from './page-cache.ts';
 import { PagesOnRequest } from './pages-on-request.ts';
 import type { PageScripts } from './bundle.ts';

@@ -1,6 +1,6 @@
 // Turns the config's browserslist queries into esbuild targets and lightningcss targets.
 import browserslist from 'browserslist';
-import { ConfigError } from '../errors.ts';
+import { ConfigError } from '../core/errors.ts';
 
 const ESBUILD_NAMES: Record<string, string> = {
   chrome: 'chrome', and_chr: 'chrome', edge: 'edge', firefox: 'firefox', and_ff: 'firefox',

@@ -1,12 +1,12 @@
 // Loads site.config.ts and validates it against the config schema.
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
-import type { SiteConfig } from '../config.ts';
-import { configSchema } from './config-schema.ts';
-import { ConfigError } from '../errors.ts';
-import { projectPaths } from './paths.ts';
+import type { SiteConfig } from '../core/config.ts';
+import { configSchema } from '../core/config-schema.ts';
+import { ConfigError } from '../core/errors.ts';
+import { projectPaths } from '../core/paths.ts';
 import { loadServerModule, ServerBundleFailure } from './server-bundle.ts';
-import { describeIssue } from './validate.ts';
+import { describeIssue } from '../core/validate.ts';
 
 export async function loadConfig(configFile: string): Promise<SiteConfig> {
   const paths = projectPaths(configFile);

@@ -2,13 +2,13 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { ZodType } from 'zod';
-import { BundleError, ContentError, RenderError, RoutesError } from '../errors.ts';
+import { BundleError, ContentError, RenderError, RoutesError } from '../core/errors.ts';
 import type { ErrorScreenComponent } from '../error-screen.tsx';
-import type { HeadHook } from '../head.ts';
-import type { Route } from '../routes.ts';
-import { findModule, type ProjectPaths } from './paths.ts';
+import type { HeadHook } from '../core/head.ts';
+import type { Route } from '../core/routes.ts';
+import { findModule, type ProjectPaths } from '../core/paths.ts';
 import { formatMessage, loadServerModule, ServerBundleFailure } from './server-bundle.ts';
-import { describeIssue } from './validate.ts';
+import { describeIssue } from '../core/validate.ts';
 
 export interface Collection {
   file: string;

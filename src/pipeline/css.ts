@@ -5,8 +5,8 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { browserslistToTargets, bundleAsync, Features, type UrlDependency } from 'lightningcss';
-import { CssError } from '../errors.ts';
-import { normaliseBase } from './base-path.ts';
+import { CssError } from '../core/errors.ts';
+import { normaliseBase } from '../core/base-path.ts';
 import { resolveBrowsers } from './targets.ts';
 
 export interface CompileStylesheetOptions {

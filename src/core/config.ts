@@ -1,6 +1,6 @@
-// The types of site.config.ts and `defineConfig`, for the public entry; the schema that checks it is src/build/config-schema.ts.
+// The types of site.config.ts and `defineConfig`, for the public entry; the schema that checks it is src/core/config-schema.ts.
 import type { z } from 'zod';
-import type { configSchema } from './build/config-schema.ts';
+import type { configSchema } from './config-schema.ts';
 
 /** What site.config.ts may say (defaults filled in later). */
 export type SiteConfigInput = z.input<typeof configSchema>;

@@ -1,5 +1,5 @@
 // The one rule for the URL base a site is built for: "/" or a path of plain segments, always ending with "/".
-import { UsageError } from '../errors.ts';
+import { UsageError } from './errors.ts';
 
 /** "/", "/my-site" and "/my-site/" are bases ("/my-site/" for the last two); anything else is a UsageError naming --base. */
 export function normaliseBase(base = '/'): string {

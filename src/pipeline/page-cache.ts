@@ -6,7 +6,7 @@ import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/pro
 import { dirname, join, relative, resolve } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { toolSources } from '../tool/compile.js';
-import { toolRoot } from './paths.ts';
+import { toolRoot } from '../core/paths.ts';
 import type { ClientBundle } from './bundle.ts';
 import { asBuffer, type Compressed, type CompressionStore } from './compress.ts';
 import type { RenderedPage } from './render.tsx';

@@ -1,6 +1,6 @@
 // Calls the site's head hook (src/site/head.ts) for one page and checks what it gives before the document uses it.
-import { RenderError } from '../errors.ts';
-import type { HeadContent, HeadContext, HeadHook } from '../head.ts';
+import { RenderError } from '../core/errors.ts';
+import type { HeadContent, HeadContext, HeadHook } from '../core/head.ts';
 
 const SHOWN = 'src/site/head.ts';
 

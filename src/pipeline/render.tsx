@@ -4,9 +4,9 @@ import { createElement, type ReactElement, type ReactNode } from 'react';
 import type { BehaviourDefinition } from '../behaviour.ts';
 import { renderToString } from 'react-dom/server';
 import { BaseContext } from '../base.ts';
-import { IslandError, RenderError } from '../errors.ts';
+import { IslandError, RenderError } from '../core/errors.ts';
 import { HYDRATE_STRATEGIES, IslandBoundary, IslandRegistryContext, type HydrateStrategy, type IslandDefinition, type IslandRegistry } from '../island.tsx';
-import type { PageHead, PageProps, Route } from '../routes.ts';
+import type { PageHead, PageProps, Route } from '../core/routes.ts';
 
 export interface IslandUse {
   name: string;
