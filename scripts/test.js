@@ -44,6 +44,13 @@ async function typecheck() {
   stages.push(`type-check: ${code === 0 ? 'ok' : 'FAILED'}`);
 }
 
+async function lint() {
+  // Biome: the linter and the formatter's check, configured once in biome.json. A lint error fails npm test.
+  const { code } = await run('npx', ['--no-install', 'biome', 'check', '--formatter-enabled=true', '--linter-enabled=true', '.']);
+  totals[code === 0 ? 'passed' : 'failed'] += 1;
+  stages.push(`lint and format: ${code === 0 ? 'ok' : 'FAILED (npm run format fixes formatting; fix lint errors by hand)'}`);
+}
+
 async function unit() {
   const { code, out } = await run(process.execPath, ['--import', 'tsx', 'node_modules/uvu/bin.js', 'test/unit']);
   const plain = out.replace(/\x1b\[[0-9;]*m/g, '');
@@ -76,7 +83,7 @@ async function browser() {
   stages.push(`playwright: ${passed} passed, ${failed} failed`);
 }
 
-const all = { typecheck, unit, browser };
+const all = { typecheck, lint, unit, browser };
 for (const [name, stage] of Object.entries(all)) {
   if (only.length && !only.includes(name)) continue;
   console.log(`\n== ${name} ==`);

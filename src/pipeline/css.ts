@@ -149,7 +149,7 @@ function resolveImport(specifier: string, from: string): string | { external: st
     } catch {
       resolved = undefined;
     }
-    if (resolved && resolved.endsWith('.css')) return resolved;
+    if (resolved?.endsWith('.css')) return resolved;
     if (resolved) {
       throw new ImportNotFound(`@import "${specifier}" resolves to ${display(resolved)}, which is not a CSS file. Import the package's .css file by its full path, e.g. "${specifier}/index.css".`);
     }

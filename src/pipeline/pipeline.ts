@@ -267,11 +267,12 @@ export class Pipeline {
       case 'public':
         this.#publicFiles = await readTree(paths.public);
         return 'public/';
-      case 'stylesheet':
+      case 'stylesheet': {
         // Imported when first needed: lightningcss loads while esbuild compiles the site's code.
         const { compileStylesheet } = await import('./css.ts');
         this.#stylesheet = await compileStylesheet({ entry: paths.stylesheet, browserslist: this.#config!.build.browserslist, base });
         return 'CSS';
+      }
       case 'content': {
         const site = await loadSite(paths);
         const content = validateContent(paths, site);

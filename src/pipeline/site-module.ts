@@ -70,7 +70,7 @@ export async function loadSite(paths: ProjectPaths): Promise<LoadedSite> {
   }
 }
 
-function asLoadError(paths: ProjectPaths, error: unknown): Error {
+function asLoadError(_paths: ProjectPaths, error: unknown): Error {
   if (error instanceof ServerBundleFailure) {
     const first = error.messages[0]!;
     const file = first.location?.file ?? '';

@@ -2,7 +2,7 @@
 // bin/site-gen.js starts plain JavaScript instead of compiling ~100 TypeScript modules through tsx on every run.
 // Plain JavaScript, not TypeScript: it is what runs before anything can compile TypeScript.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 

@@ -53,7 +53,7 @@ store('puts a toast into its own region with the region\'s duration and removal 
   assert.is(toast!.removeDelay, 200);
   assert.equal(toast!.ariaProps, { role: 'status', 'aria-live': 'polite' });
   assert.not.ok(stored(toasters.alert.id).some((t) => t.id === id), 'not in the other region');
-  const r = render(<>{toast!.message as React.ReactElement}</>);
+  const r = render(toast!.message as React.ReactElement);
   assert.is(r.text('.toast-title'), 'Thank you for subscribing!');
   assert.is(r.text('.toast-description'), "You've been added to our newsletter.");
 });
@@ -110,7 +110,7 @@ loading('notify() asks for the regions, and adds the toast only once they are on
   assert.is(told, 1, 'the toasts island is told once');
   await loadToasts();
   await new Promise((resolve) => setTimeout(resolve, 20));
-  assert.not.ok(stored(toasters.notifications.id).some((t) => t.message && textOf(render(<>{t.message as React.ReactElement}</>).document.body) === 'Thank you for subscribing!Later.'), 'not shown before the regions mount');
+  assert.not.ok(stored(toasters.notifications.id).some((t) => t.message && textOf(render(t.message as React.ReactElement).document.body) === 'Thank you for subscribing!Later.'), 'not shown before the regions mount');
   markRegionsMounted();
   const id = await pending;
   assert.ok(stored(toasters.notifications.id).some((t) => t.id === id), 'shown once they have');

@@ -367,7 +367,7 @@ const ESCAPES = [
   'http://127.0.0.1/../secret.txt',
 ];
 
-traversal('the secret files exist where a traversal would find them', ({ root, site }) => {
+traversal('the secret files exist where a traversal would find them', ({ site }) => {
   assert.ok(existsSync(path.join(site, '../secret.txt')), 'root/secret.txt is one step above the served folder');
   assert.ok(existsSync(path.join(site, '../site-secret/secret.txt')), 'the sibling folder is one step above too');
 });
