@@ -6,7 +6,8 @@ export default defineConfig({
     // DEPLOYER: change. An invented company name and URL: replace them with your own (contact details: content/company.ts).
     name: 'Soundmark Music Group',
     url: 'https://www.soundmarkmusicgroup.com',
-    description: 'Music business services for independent artists, musicians and producers: record label services, production, artist development, publishing, consulting and video.',
+    description:
+      'Music business services for independent artists, musicians and producers: record label services, production, artist development, publishing, consulting and video.',
     lang: 'en',
     favicon: '/favicon.svg',
     ogImage: '/og-image.png',

@@ -59,14 +59,16 @@ export default {
   services: {
     badge: 'Our Services',
     title: { lines: ['WHAT WE DO'] },
-    intro: 'Six disciplines under one roof, so every part of your career, from the studio to the contract, is handled by people who know the business.',
+    intro:
+      'Six disciplines under one roof, so every part of your career, from the studio to the contract, is handled by people who know the business.',
     cardLink: { label: 'Learn more', href: '#contact' },
     more: { label: 'Contact Us', href: '#contact' },
   },
   partners: {
     badge: 'Our Network',
     title: { lines: ['INDUSTRY NETWORKS', 'YOU CAN TRUST'], accent: 1 },
-    intro: 'We work with trusted names in streaming, distribution and performing rights, so your music gets the best opportunities, protection and support.',
+    intro:
+      'We work with trusted names in streaming, distribution and performing rights, so your music gets the best opportunities, protection and support.',
     listLabel: 'Our partners',
     pause: 'Pause the logo animation',
   },

@@ -9,7 +9,25 @@ export default [
   { id: 'tunestore', name: 'TuneStore', logo: '/partners/tunestore.svg', width: 220, height: 120 },
   { id: 'releasehub', name: 'ReleaseHub', logo: '/partners/releasehub.svg', width: 240, height: 120 },
   { id: 'distrowave', name: 'Distrowave', logo: '/partners/distrowave.svg', width: 240, height: 120 },
-  { id: 'songwriters-rights-alliance', name: 'Songwriters Rights Alliance', logo: '/partners/sra.svg', width: 200, height: 120 },
-  { id: 'performers-royalty-guild', name: 'Performers Royalty Guild', logo: '/partners/prg.svg', width: 200, height: 120 },
-  { id: 'music-rights-collective', name: 'Music Rights Collective', logo: '/partners/mrc.svg', width: 200, height: 120 },
+  {
+    id: 'songwriters-rights-alliance',
+    name: 'Songwriters Rights Alliance',
+    logo: '/partners/sra.svg',
+    width: 200,
+    height: 120,
+  },
+  {
+    id: 'performers-royalty-guild',
+    name: 'Performers Royalty Guild',
+    logo: '/partners/prg.svg',
+    width: 200,
+    height: 120,
+  },
+  {
+    id: 'music-rights-collective',
+    name: 'Music Rights Collective',
+    logo: '/partners/mrc.svg',
+    width: 200,
+    height: 120,
+  },
 ] satisfies ContentInput['partners'];

@@ -6,7 +6,10 @@ import { z } from 'zod';
 
 function text(example: string) {
   return z
-    .string({ error: (issue) => (issue.input === undefined ? `is missing; add it, e.g. "${example}".` : `must be text, e.g. "${example}".`) })
+    .string({
+      error: (issue) =>
+        issue.input === undefined ? `is missing; add it, e.g. "${example}".` : `must be text, e.g. "${example}".`,
+    })
     .trim()
     .min(1, { error: `is empty; write the text shown on the site, e.g. "${example}".` });
 }
@@ -27,14 +30,25 @@ function obj<T extends z.core.$ZodLooseShape>(shape: T) {
 const id = z
   .string({ error: 'is missing; give every item an id such as "service-music-production".' })
   .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, {
-    error: (issue) => `is "${String(issue.input)}"; ids are lower-case words joined by "-", e.g. "service-music-production".`,
+    error: (issue) =>
+      `is "${String(issue.input)}"; ids are lower-case words joined by "-", e.g. "service-music-production".`,
   });
 
 /** An in-page anchor ("#faq"), a path of this site ("/contact", "/#about"), an http(s) URL, or "#" for a link that has no page yet. */
-export const href = z.string({ error: 'is missing; add a link target such as "#faq", "/contact" or "https://...".' }).refine(
-  (value) => value === '#' || /^#[A-Za-z][\w-]*$/.test(value) || /^\/(?!\/)[^\s]*$/.test(value) || /^https?:\/\/[^\s/]+\.[^\s]+$/.test(value) || /^mailto:\S+@\S+$/.test(value),
-  { error: (issue) => `is "${String(issue.input)}", which is not a link; use an anchor ("#faq"), a site path ("/contact", "/#about") or an http(s) URL.` },
-);
+export const href = z
+  .string({ error: 'is missing; add a link target such as "#faq", "/contact" or "https://...".' })
+  .refine(
+    (value) =>
+      value === '#' ||
+      /^#[A-Za-z][\w-]*$/.test(value) ||
+      /^\/(?!\/)[^\s]*$/.test(value) ||
+      /^https?:\/\/[^\s/]+\.[^\s]+$/.test(value) ||
+      /^mailto:\S+@\S+$/.test(value),
+    {
+      error: (issue) =>
+        `is "${String(issue.input)}", which is not a link; use an anchor ("#faq"), a site path ("/contact", "/#about") or an http(s) URL.`,
+    },
+  );
 
 const link = obj({ id, label: text('About Us'), href });
 
@@ -44,17 +58,21 @@ function uniqueIds<T extends { id: string }>(items: T[], ctx: z.core.$Refinement
   items.forEach((item, index) => {
     const first = seen.get(item.id);
     if (first !== undefined) {
-      ctx.addIssue({ code: 'custom', path: [index, 'id'], message: `repeats the id "${item.id}" of item ${first}; every id must be unique.`, input: item.id });
+      ctx.addIssue({
+        code: 'custom',
+        path: [index, 'id'],
+        message: `repeats the id "${item.id}" of item ${first}; every id must be unique.`,
+        input: item.id,
+      });
     } else seen.set(item.id, index);
   });
 }
 
 function exactly<T extends z.ZodType>(item: T, count: number, noun: string, where: string) {
-  return z
-    .array(item, { error: `must be a list of ${noun}.` })
-    .length(count, {
-      error: (issue) => `has ${Array.isArray(issue.input) ? issue.input.length : 'a different number of'} ${noun}; ${where} exactly ${count}. Add or remove ${noun}.`,
-    });
+  return z.array(item, { error: `must be a list of ${noun}.` }).length(count, {
+    error: (issue) =>
+      `has ${Array.isArray(issue.input) ? issue.input.length : 'a different number of'} ${noun}; ${where} exactly ${count}. Add or remove ${noun}.`,
+  });
 }
 
 /**
@@ -80,17 +98,33 @@ const section = obj({
 // Services
 
 /** Icons a service may use: each is drawn by lucide-react (see src/site/components/ServiceIcon.tsx). */
-export const serviceIcons = ['disc', 'sliders', 'mic', 'copyright', 'briefcase', 'clapperboard', 'music', 'headphones', 'trending-up', 'file-music'] as const;
+export const serviceIcons = [
+  'disc',
+  'sliders',
+  'mic',
+  'copyright',
+  'briefcase',
+  'clapperboard',
+  'music',
+  'headphones',
+  'trending-up',
+  'file-music',
+] as const;
 
 const service = obj({
-  id: id.refine((value) => value.startsWith('service-'), { error: (issue) => `is "${String(issue.input)}"; service ids start with "service-".` }),
+  id: id.refine((value) => value.startsWith('service-'), {
+    error: (issue) => `is "${String(issue.input)}"; service ids start with "service-".`,
+  }),
   title: text('MUSIC PRODUCTION'),
   /** Shorter title shown under 768 px when the full one is long. */
   mobileTitle: text('LABEL SERVICES').optional(),
   bullets: z.array(text('Mixing And Mastering')).length(5, {
-    error: (issue) => `has ${Array.isArray(issue.input) ? issue.input.length : 'a different number of'} items; each service needs exactly 5.`,
+    error: (issue) =>
+      `has ${Array.isArray(issue.input) ? issue.input.length : 'a different number of'} items; each service needs exactly 5.`,
   }),
-  icon: z.enum(serviceIcons, { error: `is not a known icon; use one of ${serviceIcons.map((i) => `"${i}"`).join(', ')}.` }),
+  icon: z.enum(serviceIcons, {
+    error: `is not a known icon; use one of ${serviceIcons.map((i) => `"${i}"`).join(', ')}.`,
+  }),
 });
 
 export const servicesSchema = exactly(service, 6, 'services', 'the site shows').superRefine(uniqueIds);
@@ -116,11 +150,12 @@ const partner = obj({
   name: text('Streamwave'),
   /** File in public/partners/, drawn as a one-colour (black) wordmark: the site inverts it in the dark theme. */
   logo: z.string().regex(/^\/partners\/[\w.-]+\.(svg|png|webp)$/, {
-    error: (issue) => `is "${String(issue.input)}"; logos are files in public/partners/, written as "/partners/name.svg".`,
+    error: (issue) =>
+      `is "${String(issue.input)}"; logos are files in public/partners/, written as "/partners/name.svg".`,
   }),
   /** Intrinsic size of the logo file, for the <img> width and height (no layout shift). */
-  width: z.number().int().positive({ error: 'must be the logo file\'s width in pixels, e.g. 240.' }),
-  height: z.number().int().positive({ error: 'must be the logo file\'s height in pixels, e.g. 120.' }),
+  width: z.number().int().positive({ error: "must be the logo file's width in pixels, e.g. 240." }),
+  height: z.number().int().positive({ error: "must be the logo file's height in pixels, e.g. 120." }),
   /** The partner's site; without it the logo is shown without a link. */
   href: href.optional(),
 });
@@ -136,12 +171,18 @@ const anchorLink = link.refine((l) => /^#[A-Za-z]/.test(l.href), {
 });
 
 function linkList(minimum: number, what: string) {
-  return z.array(link).min(minimum, { error: `has no ${what}; add at least ${minimum}.` }).superRefine(uniqueIds);
+  return z
+    .array(link)
+    .min(minimum, { error: `has no ${what}; add at least ${minimum}.` })
+    .superRefine(uniqueIds);
 }
 
 export const navigationSchema = obj({
   /** The header menu: sections of the home page, in page order. */
-  menu: z.array(anchorLink).min(1, { error: 'has no menu items; add the sections of the home page.' }).superRefine(uniqueIds),
+  menu: z
+    .array(anchorLink)
+    .min(1, { error: 'has no menu items; add the sections of the home page.' })
+    .superRefine(uniqueIds),
   /** The menu's call to action ('Book Appointment'). */
   menuCta: anchorLink,
   /** Footer 'Quick Links'. */
@@ -163,7 +204,10 @@ const field = obj({
 const meta = obj({ title: text('Contact Us'), description: text('Tell us about your music...') });
 
 /** A toast: a short title and one sentence. */
-const toastText = obj({ title: text('Message sent!'), description: text("We'll get back to you as soon as possible.") });
+const toastText = obj({
+  title: text('Message sent!'),
+  description: text("We'll get back to you as soon as possible."),
+});
 
 export const copySchema = obj({
   /** Titles and descriptions of each page; "{company}" is replaced by the company name. */
@@ -293,7 +337,12 @@ export const errorsSchema = obj({
 export const socialIcons = ['instagram', 'facebook', 'youtube', 'x', 'tiktok', 'linkedin', 'spotify'] as const;
 
 export const companySchema = obj({
-  email: z.email({ error: (issue) => (issue.input === undefined ? 'is missing; add it, e.g. "info@example.com".' : 'must be an e-mail address such as "info@example.com".') }),
+  email: z.email({
+    error: (issue) =>
+      issue.input === undefined
+        ? 'is missing; add it, e.g. "info@example.com".'
+        : 'must be an e-mail address such as "info@example.com".',
+  }),
   phone: text('+1 407 555 0100').optional(),
   /** Postal address: the footer's contact column and the Organization JSON-LD. */
   address: obj({

@@ -24,13 +24,25 @@ export default [
   {
     id: 'service-music-publishing',
     title: 'MUSIC PUBLISHING',
-    bullets: ['Rights Registration', 'Copyright Protection', 'Licensing Opportunities', 'Royalties Collection', 'Publishing Management'],
+    bullets: [
+      'Rights Registration',
+      'Copyright Protection',
+      'Licensing Opportunities',
+      'Royalties Collection',
+      'Publishing Management',
+    ],
     icon: 'copyright',
   },
   {
     id: 'service-business-consulting',
     title: 'BUSINESS CONSULTING',
-    bullets: ['Contract Negotiation', 'Financial Management', 'Revenue Expansion', 'Intellectual Property', 'Industry Strategy'],
+    bullets: [
+      'Contract Negotiation',
+      'Financial Management',
+      'Revenue Expansion',
+      'Intellectual Property',
+      'Industry Strategy',
+    ],
     icon: 'briefcase',
   },
   {

@@ -16,7 +16,12 @@ import { replaceSection } from '../bench/lib/results-section.ts';
 import { TOOL_ROOT } from '../test/helpers/watch-project.ts';
 
 const { values: flags } = parseArgs({
-  options: { runs: { type: 'string', default: '3' }, edits: { type: 'string', default: '20' }, sizes: { type: 'string', default: '100,300,1000' }, port: { type: 'string', default: '4435' } },
+  options: {
+    runs: { type: 'string', default: '3' },
+    edits: { type: 'string', default: '20' },
+    sizes: { type: 'string', default: '100,300,1000' },
+    port: { type: 'string', default: '4435' },
+  },
 });
 const RUNS = Number(flags.runs);
 const EDITS = Number(flags.edits);
@@ -68,7 +73,9 @@ async function timeSite(root: string): Promise<{ cold: BuildRun[]; warm: BuildRu
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function connected(page: Page): Promise<void> {
-  await page.waitForFunction(() => document.documentElement.dataset.siteGenReload === 'connected', undefined, { timeout: 60_000 });
+  await page.waitForFunction(() => document.documentElement.dataset.siteGenReload === 'connected', undefined, {
+    timeout: 60_000,
+  });
 }
 
 /** Waits for the page to have loaded with `text` on it, by load events. */
@@ -76,7 +83,12 @@ async function reloadedWith(page: Page, text: string): Promise<void> {
   const deadline = Date.now() + 60_000;
   for (;;) {
     const next = page.waitForEvent('load', { timeout: Math.max(1, deadline - Date.now()) }).catch(() => undefined);
-    if (await page.evaluate((t) => document.readyState === 'complete' && document.body.textContent!.includes(t), text).catch(() => false)) return;
+    if (
+      await page
+        .evaluate((t) => document.readyState === 'complete' && document.body.textContent!.includes(t), text)
+        .catch(() => false)
+    )
+      return;
     if (Date.now() > deadline) throw new Error(`The page did not reload with "${text}" within 60 s.`);
     await next;
   }
@@ -86,7 +98,10 @@ async function reloadedWith(page: Page, text: string): Promise<void> {
 async function timeWatch(root: string, edit: (file: string, change: (text: string) => string) => Promise<void>) {
   const url = `http://127.0.0.1:${flags.port}`;
   const started = performance.now();
-  const child = spawn(process.execPath, [join(TOOL_ROOT, 'bin/site-gen.js'), 'watch', '--port', flags.port], { cwd: root, env: { ...process.env, NO_COLOR: '1' } });
+  const child = spawn(process.execPath, [join(TOOL_ROOT, 'bin/site-gen.js'), 'watch', '--port', flags.port], {
+    cwd: root,
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   let output = '';
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));
@@ -97,7 +112,10 @@ async function timeWatch(root: string, edit: (file: string, change: (text: strin
     if (reply?.status === 200) firstMs = performance.now() - started;
     else await sleep(50);
   }
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
+  });
   const content: number[] = [];
   const css: number[] = [];
   try {
@@ -109,15 +127,24 @@ async function timeWatch(root: string, edit: (file: string, change: (text: strin
       const saved = Date.now();
       await edit('content/copy.ts', (t) => t.replace(/tagline: '[^']*'/, `tagline: '${text}'`));
       await reloadedWith(page, text);
-      content.push((await page.evaluate(() => performance.timeOrigin + (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).loadEventEnd)) - saved);
+      content.push(
+        (await page.evaluate(
+          () =>
+            performance.timeOrigin +
+            (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).loadEventEnd,
+        )) - saved,
+      );
       await connected(page);
     }
     for (let i = 0; i < EDITS; i += 1) {
       const px = 10 + i;
       const saved = Date.now();
-      await edit('src/site/styles/pages.css', (t) => t.replace(/^\.page-hero \{\n(  outline-offset: \d+px;\n)?/m, `.page-hero {\n  outline-offset: ${px}px;\n`));
+      await edit('src/site/styles/pages.css', (t) =>
+        t.replace(/^\.page-hero \{\n(  outline-offset: \d+px;\n)?/m, `.page-hero {\n  outline-offset: ${px}px;\n`),
+      );
       const shown = await page.waitForFunction(
-        (expected) => (getComputedStyle(document.querySelector('.page-hero')!).outlineOffset === expected ? Date.now() : 0),
+        (expected) =>
+          getComputedStyle(document.querySelector('.page-hero')!).outlineOffset === expected ? Date.now() : 0,
         `${px}px`,
         { polling: 'raf', timeout: 60_000 },
       );
@@ -133,7 +160,10 @@ async function timeWatch(root: string, edit: (file: string, change: (text: strin
   // A second session: the script bundle kept by the first one is read back instead of made by esbuild.
   if (child.exitCode === null && child.signalCode === null) await new Promise((resolve) => child.once('exit', resolve));
   const restarted = performance.now();
-  const again = spawn(process.execPath, [join(TOOL_ROOT, 'bin/site-gen.js'), 'watch', '--port', flags.port], { cwd: root, env: { ...process.env, NO_COLOR: '1' } });
+  const again = spawn(process.execPath, [join(TOOL_ROOT, 'bin/site-gen.js'), 'watch', '--port', flags.port], {
+    cwd: root,
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   let secondMs = Number.NaN;
   try {
     for (let tries = 0; tries < 1200 && Number.isNaN(secondMs); tries += 1) {
@@ -155,18 +185,28 @@ const log = (line: string) => {
   console.log(line);
 };
 
-log(`Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGB} GB RAM; Node ${machine.node}. Run ${machine.date}; ${RUNS} runs per build (median; peak memory is the highest).`);
+log(
+  `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGB} GB RAM; Node ${machine.node}. Run ${machine.date}; ${RUNS} runs per build (median; peak memory is the highest).`,
+);
 log('');
 const own = await timeSite(TOOL_ROOT);
 const ownCold = pick(own.cold);
-log(`**This 3-page site**, cold: ${s(ownCold.wallMs)} wall clock (process start to exit), ${s(ownCold.buildMs)} build itself, ${s(ownCold.cpuMs)} CPU, peak ${ownCold.peakMB} MB (${await load()}).`);
+log(
+  `**This 3-page site**, cold: ${s(ownCold.wallMs)} wall clock (process start to exit), ${s(ownCold.buildMs)} build itself, ${s(ownCold.cpuMs)} CPU, peak ${ownCold.peakMB} MB (${await load()}).`,
+);
 
 const sizes: SizeResult[] = [];
 for (const size of SIZES) {
   const project = await scaleSite(size);
   try {
     const { cold, warm, summary } = await timeSite(project.root);
-    sizes.push({ pages: summary.pages.length, cold: pick(cold), warm: pick(warm), times: summary.times ?? {}, load: await load() });
+    sizes.push({
+      pages: summary.pages.length,
+      cold: pick(cold),
+      warm: pick(warm),
+      times: summary.times ?? {},
+      load: await load(),
+    });
   } finally {
     await project.remove();
   }
@@ -174,10 +214,14 @@ for (const size of SIZES) {
 await rm(cacheDir, { recursive: true, force: true });
 
 log('');
-log('| pages | cold wall clock | cold build itself | cold CPU | peak memory | unchanged, wall clock | unchanged, build itself | unchanged CPU | machine |');
+log(
+  '| pages | cold wall clock | cold build itself | cold CPU | peak memory | unchanged, wall clock | unchanged, build itself | unchanged CPU | machine |',
+);
 log('|--:|--:|--:|--:|--:|--:|--:|--:|:--|');
 for (const r of sizes) {
-  log(`| ${r.pages} | ${s(r.cold.wallMs)} | ${s(r.cold.buildMs)} | ${s(r.cold.cpuMs)} | ${r.cold.peakMB} MB | ${s(r.warm.wallMs)} | ${s(r.warm.buildMs)} | ${s(r.warm.cpuMs)} | ${r.load} |`);
+  log(
+    `| ${r.pages} | ${s(r.cold.wallMs)} | ${s(r.cold.buildMs)} | ${s(r.cold.cpuMs)} | ${r.cold.peakMB} MB | ${s(r.warm.wallMs)} | ${s(r.warm.buildMs)} | ${s(r.warm.cpuMs)} | ${r.load} |`,
+  );
 }
 log('');
 const perPage = sizes.slice(1).map((r, i) => {
@@ -187,20 +231,33 @@ const perPage = sizes.slice(1).map((r, i) => {
 log(`Cost per added page (cold build itself): ${perPage.join('; ')}.`);
 log('');
 const biggest = sizes.at(-1)!;
-log(`Steps of the cold ${biggest.pages}-page build (ms from each step's start to its end; steps overlap): ${Object.entries(biggest.times).map(([k, v]) => `${k} ${v}`).join(', ')}.`);
+log(
+  `Steps of the cold ${biggest.pages}-page build (ms from each step's start to its end; steps overlap): ${Object.entries(
+    biggest.times,
+  )
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ')}.`,
+);
 
 log('');
-log(`Per page of the cold ${biggest.pages}-page build (each step's ms divided by the pages; steps overlap: compression runs on a thread per core from the first script on, and the output folder is written while the last files are compressed): ${['render', 'critical', 'assemble', 'compress', 'write'].map((step) => `${step} ${((biggest.times[step] ?? 0) / biggest.pages).toFixed(2)} ms`).join(', ')}.`);
+log(
+  `Per page of the cold ${biggest.pages}-page build (each step's ms divided by the pages; steps overlap: compression runs on a thread per core from the first script on, and the output folder is written while the last files are compressed): ${['render', 'critical', 'assemble', 'compress', 'write'].map((step) => `${step} ${((biggest.times[step] ?? 0) / biggest.pages).toFixed(2)} ms`).join(', ')}.`,
+);
 
 const project = await scaleSite(WATCH_PAGES);
 try {
   await rm(cacheDir, { recursive: true, force: true });
   const watch = await timeWatch(project.root, (file, change) => project.edit(file, change));
-  const stat = (values: number[]) => `median ${Math.round(median(values))} ms (min ${Math.round(Math.min(...values))}, max ${Math.round(Math.max(...values))})`;
+  const stat = (values: number[]) =>
+    `median ${Math.round(median(values))} ms (min ${Math.round(Math.min(...values))}, max ${Math.round(Math.max(...values))})`;
   log('');
   log(`**site-gen watch on ${WATCH_PAGES + 3} pages** (${await load()}):`);
-  log(`- first page served ${s(watch.firstMs)} after the process started (no cache); ${s(watch.secondMs)} in a second session (script bundle kept by the first);`);
-  log(`- footer tagline edited in content/copy.ts (every page shows it) -> open page reloaded: ${stat(watch.content)}, ${EDITS} edits; the terminal's last line: "${watch.lastRebuild}";`);
+  log(
+    `- first page served ${s(watch.firstMs)} after the process started (no cache); ${s(watch.secondMs)} in a second session (script bundle kept by the first);`,
+  );
+  log(
+    `- footer tagline edited in content/copy.ts (every page shows it) -> open page reloaded: ${stat(watch.content)}, ${EDITS} edits; the terminal's last line: "${watch.lastRebuild}";`,
+  );
   log(`- CSS edit -> stylesheet swapped: ${stat(watch.css)}, ${EDITS} edits.`);
   const goal = (what: string, value: number, bar: number, unit = 's') =>
     `| ${what} | ${unit === 's' ? s(value) : `${Math.round(value)} ${unit}`} | ${unit === 's' ? s(bar) : `${bar} ${unit}`} | ${value <= bar ? 'met' : '**not met**'} |`;
@@ -226,5 +283,8 @@ try {
 
 const resultsFile = join(TOOL_ROOT, 'bench/RESULTS.md');
 const previous = await readFile(resultsFile, 'utf8');
-await writeFile(resultsFile, replaceSection(previous, 'scale', `## Scale (\`npm run bench:scale\`)\n\n${lines.join('\n')}\n`));
+await writeFile(
+  resultsFile,
+  replaceSection(previous, 'scale', `## Scale (\`npm run bench:scale\`)\n\n${lines.join('\n')}\n`),
+);
 console.log('\nWrote the scale section of bench/RESULTS.md.');

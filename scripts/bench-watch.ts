@@ -14,13 +14,17 @@ const HERO_CSS = 'src/site/styles/hero.css';
 
 /** The home page's hero badge: a short text every visitor sees first. */
 const setBadge = (value: string) => (text: string) => text.replace(/(hero: \{\s*badge: )[^\n]*,/, `$1${value},`);
-const setOffset = (px: number) => (text: string) => text.replace(/^\.hero \{\n(  outline-offset: \d+px;\n)?/m, `.hero {\n  outline-offset: ${px}px;\n`);
+const setOffset = (px: number) => (text: string) =>
+  text.replace(/^\.hero \{\n(  outline-offset: \d+px;\n)?/m, `.hero {\n  outline-offset: ${px}px;\n`);
 const breakSyntax = (text: string) => text.replace(/export function Hero\(/, 'export function Hero((');
-const throwInRender = (text: string) => text.replace(/(export function Hero\([^)]*\) \{)/, "$1\n  throw new Error('Hero broken by the benchmark');");
+const throwInRender = (text: string) =>
+  text.replace(/(export function Hero\([^)]*\) \{)/, "$1\n  throw new Error('Hero broken by the benchmark');");
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length % 2 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
+  return sorted.length % 2
+    ? sorted[(sorted.length - 1) / 2]!
+    : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
 }
 
 function stats(values: number[]): string {
@@ -31,7 +35,9 @@ function stats(values: number[]): string {
 
 /** Waits until the page's reload client is connected, so the next edit's event cannot be missed. */
 async function connected(page: Page): Promise<void> {
-  await page.waitForFunction(() => document.documentElement.dataset.siteGenReload === 'connected', undefined, { timeout: 15_000 });
+  await page.waitForFunction(() => document.documentElement.dataset.siteGenReload === 'connected', undefined, {
+    timeout: 15_000,
+  });
 }
 
 /** Waits for the page to finish loading with `text` on it: load events, not polling, which would compete for the CPU. */
@@ -40,7 +46,12 @@ async function reloadedWith(page: Page, text: string): Promise<void> {
   for (;;) {
     // Listening before looking, so a load between the two is not missed.
     const next = page.waitForEvent('load', { timeout: Math.max(1, deadline - Date.now()) }).catch(() => undefined);
-    if (await page.evaluate((t) => document.readyState === 'complete' && document.body.textContent!.includes(t), text).catch(() => false)) return;
+    if (
+      await page
+        .evaluate((t) => document.readyState === 'complete' && document.body.textContent!.includes(t), text)
+        .catch(() => false)
+    )
+      return;
     if (Date.now() > deadline) throw new Error(`The page did not reload with "${text}" within 15 s.`);
     await next;
   }
@@ -71,14 +82,22 @@ const project = await copyProject();
 const watch = await startWatch(project.root);
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--no-first-run',
+  ],
 });
 let failed = false;
 try {
   const page = await browser.newPage();
   await page.goto(`${watch.url}/`);
   await connected(page);
-  console.log(`site-gen watch on a copy of the project at ${watch.url}; Chromium ${browser.version()}; CPU pressure ${cpuPressure()}`);
+  console.log(
+    `site-gen watch on a copy of the project at ${watch.url}; Chromium ${browser.version()}; CPU pressure ${cpuPressure()}`,
+  );
 
   // 1. Content edits: from the save to the reloaded page's load event; also to the start of the reload, and to the
   // first paint of the new page.
@@ -94,7 +113,11 @@ try {
     const timing = await page.evaluate(() => {
       const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
       const paint = performance.getEntriesByName('first-contentful-paint')[0];
-      return { start: performance.timeOrigin, painted: performance.timeOrigin + (paint?.startTime ?? nav.domContentLoadedEventEnd), loaded: performance.timeOrigin + nav.loadEventEnd };
+      return {
+        start: performance.timeOrigin,
+        painted: performance.timeOrigin + (paint?.startTime ?? nav.domContentLoadedEventEnd),
+        loaded: performance.timeOrigin + nav.loadEventEnd,
+      };
     });
     content.push(timing.loaded - saved);
     toNavigation.push(timing.start - saved);
@@ -104,7 +127,12 @@ try {
   console.log(`content edit -> reloaded page (load event): ${stats(content)}`);
   console.log(`  save -> reload starts (watcher, rebuild, event): ${stats(toNavigation)}`);
   console.log(`  save -> new page first painted: ${stats(toPaint)}`);
-  const rebuildMs = [...watch.output().slice(rebuildsFrom).matchAll(/ in (\d+) ms; pages reloaded/g)].map((m) => Number(m[1]));
+  const rebuildMs = [
+    ...watch
+      .output()
+      .slice(rebuildsFrom)
+      .matchAll(/ in (\d+) ms; pages reloaded/g),
+  ].map((m) => Number(m[1]));
   console.log(`  the rebuild itself, as the terminal prints it: ${stats(rebuildMs)}`);
 
   // 2. CSS edits: from the save to the frame that shows the new rule, with no reload in between.
@@ -149,9 +177,17 @@ try {
     }
     await sleep(gaps.next().value);
   }
-  await page.waitForFunction((t) => document.readyState === 'complete' && document.body.textContent!.includes(t), last, { timeout: 30_000 });
+  await page.waitForFunction(
+    (t) => document.readyState === 'complete' && document.body.textContent!.includes(t),
+    last,
+    { timeout: 30_000 },
+  );
   const settled = Date.now() - started;
-  const rebuilds = watch.output().split('\n').slice(linesBefore).filter((line) => /^\d\d:\d\d:\d\d /.test(line));
+  const rebuilds = watch
+    .output()
+    .split('\n')
+    .slice(linesBefore)
+    .filter((line) => /^\d\d:\d\d:\d\d /.test(line));
   const home = await fetch(`${watch.url}/`);
   const homeHtml = await home.text();
   const contact = await fetch(`${watch.url}/contact`);
@@ -173,8 +209,11 @@ try {
     console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${what}`);
     if (!ok) failed = true;
   }
-  const met = (value: number, bar: number) => `${Math.round(value)} ms (bar ${bar}: ${value < bar ? 'met' : 'NOT met'})`;
-  console.log(`\nmedians: content edit -> reloaded page ${met(median(content), 300)}, CSS edit -> swapped stylesheet ${met(median(css), 150)}; CPU pressure at the end ${cpuPressure()}`);
+  const met = (value: number, bar: number) =>
+    `${Math.round(value)} ms (bar ${bar}: ${value < bar ? 'met' : 'NOT met'})`;
+  console.log(
+    `\nmedians: content edit -> reloaded page ${met(median(content), 300)}, CSS edit -> swapped stylesheet ${met(median(css), 150)}; CPU pressure at the end ${cpuPressure()}`,
+  );
 } catch (error) {
   failed = true;
   console.error(error);

@@ -12,7 +12,13 @@ import { currentLoad, describeMachine } from '../bench/lib/machine.ts';
 import { keepSections } from '../bench/lib/results-section.ts';
 import { splitJs, weighPage } from '../bench/lib/page-weight.ts';
 import { markdownReport, textReport } from '../bench/lib/report.ts';
-import { checkTargets, type BenchResults, type PageResult, type VariantName, type VariantResult } from '../bench/lib/results.ts';
+import {
+  checkTargets,
+  type BenchResults,
+  type PageResult,
+  type VariantName,
+  type VariantResult,
+} from '../bench/lib/results.ts';
 import { serve, type Served } from '../bench/lib/serve.ts';
 
 const root = resolve(import.meta.dirname, '..');
@@ -47,12 +53,19 @@ const settings = {
 const step = (text: string) => process.stderr.write(`bench: ${text}\n`);
 
 /** Sizes and static requests of every page of one output folder. */
-async function weighVariant(out: string, pages: Array<{ path: string; file: string }>, rendersInBrowser: boolean): Promise<PageResult[]> {
+async function weighVariant(
+  out: string,
+  pages: Array<{ path: string; file: string }>,
+  rendersInBrowser: boolean,
+): Promise<PageResult[]> {
   const weights = await Promise.all(pages.map((p) => weighPage(out, p)));
   const js = await splitJs(out, weights);
   return weights.map((w) => {
     const blocking = w.stylesheets.filter((s) => s.renderBlocking);
-    const renderBlockingCss = blocking.reduce((a, s) => ({ raw: a.raw + s.bytes.raw, gzip: a.gzip + s.bytes.gzip, brotli: a.brotli + s.bytes.brotli }), { raw: 0, gzip: 0, brotli: 0 });
+    const renderBlockingCss = blocking.reduce(
+      (a, s) => ({ raw: a.raw + s.bytes.raw, gzip: a.gzip + s.bytes.gzip, brotli: a.brotli + s.bytes.brotli }),
+      { raw: 0, gzip: 0, brotli: 0 },
+    );
     const split = js.get(w.path)!;
     return {
       path: w.path,
@@ -75,7 +88,10 @@ async function weighVariant(out: string, pages: Array<{ path: string; file: stri
 async function main(): Promise<void> {
   const started = performance.now();
   const machine = describeMachine(CHROME);
-  const outs: Record<VariantName, string> = { 'site-gen': join(benchDir, 'tmp/site-gen'), 'client-only': join(benchDir, 'tmp/client-only') };
+  const outs: Record<VariantName, string> = {
+    'site-gen': join(benchDir, 'tmp/site-gen'),
+    'client-only': join(benchDir, 'tmp/client-only'),
+  };
 
   step(`timing ${settings.buildRuns} cold and ${settings.buildRuns} warm builds...`);
   const build = await timeBuilds({ root, out: outs['site-gen'], runs: settings.buildRuns });
@@ -86,7 +102,8 @@ async function main(): Promise<void> {
   const variants: Record<VariantName, VariantResult> = {
     'site-gen': {
       name: 'site-gen',
-      description: 'the site as built: static HTML with inline critical CSS; the full stylesheet and the web fonts after the first contentful paint; an inline script that holds input and imports the island runtime after the load event and first paint; React and island code when needed.',
+      description:
+        'the site as built: static HTML with inline critical CSS; the full stylesheet and the web fonts after the first contentful paint; an inline script that holds input and imports the island runtime after the load event and first paint; React and island code when needed.',
       out: outs['site-gen'],
       pages: await weighVariant(outs['site-gen'], build.summary.pages, false),
       lighthouse: {},
@@ -107,7 +124,8 @@ async function main(): Promise<void> {
     for (const name of ['site-gen', 'client-only'] as const) servers[name] = await serve(root, variants[name].out);
     step(`loading each page ${settings.loadRuns} times in Chromium...`);
     for (const name of ['site-gen', 'client-only'] as const) {
-      for (const page of variants[name].pages) page.requests.browser = await measureLoad(browser, servers[name]!.url + page.path, settings.loadRuns);
+      for (const page of variants[name].pages)
+        page.requests.browser = await measureLoad(browser, servers[name]!.url + page.path, settings.loadRuns);
     }
     await browser.close();
     if (!flags['skip-lighthouse']) {
@@ -123,7 +141,9 @@ async function main(): Promise<void> {
           }
         }
       }
-      for (const path of paths) for (const name of ['site-gen', 'client-only'] as const) variants[name].lighthouse[path] = summarise(runs.get(`${name} ${path}`)!);
+      for (const path of paths)
+        for (const name of ['site-gen', 'client-only'] as const)
+          variants[name].lighthouse[path] = summarise(runs.get(`${name} ${path}`)!);
     }
   } finally {
     await browser.close().catch(() => undefined);
@@ -147,7 +167,9 @@ async function main(): Promise<void> {
   const previous = await readFile(join(benchDir, 'RESULTS.md'), 'utf8').catch(() => '');
   const analysis = await readFile(join(benchDir, 'ANALYSIS.md'), 'utf8').catch(() => undefined);
   await writeFile(join(benchDir, 'RESULTS.md'), keepSections(previous, markdownReport(results, analysis)));
-  process.stdout.write(`\n${textReport(results)}\nWrote bench/results.json and bench/RESULTS.md in ${results.settings.durationS} s.\n`);
+  process.stdout.write(
+    `\n${textReport(results)}\nWrote bench/results.json and bench/RESULTS.md in ${results.settings.durationS} s.\n`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -27,7 +27,9 @@ const { values } = parseArgs({
 
 const widths = values.widths.split(',').map((w) => Number(w.trim()));
 if (widths.some((w) => !Number.isInteger(w) || w < 200 || w > 4000)) {
-  console.error(`--widths must be a comma-separated list of pixel widths between 200 and 4000, e.g. "375,1440"; got "${values.widths}".`);
+  console.error(
+    `--widths must be a comma-separated list of pixel widths between 200 and 4000, e.g. "375,1440"; got "${values.widths}".`,
+  );
   process.exit(2);
 }
 
@@ -39,7 +41,10 @@ async function startSite(): Promise<string> {
   const dist = path.join(root, '.site-gen/screenshots-dist');
   const build = spawnSync(process.execPath, [cli, 'build', '--out', dist], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) throw new Error('The build failed (see above); fix it and run the screenshots again.');
-  server = spawn(process.execPath, [cli, 'serve', '--out', dist, '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  server = spawn(process.execPath, [cli, 'serve', '--out', dist, '--port', '0'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let output = '';
     server!.stdout!.on('data', (chunk: Buffer) => {
@@ -47,7 +52,9 @@ async function startSite(): Promise<string> {
       const match = /https?:\/\/[^\s]+/.exec(output);
       if (match) resolve(match[0].replace(/\/$/, ''));
     });
-    server!.on('exit', (code) => reject(new Error(`site-gen serve stopped (exit code ${code}) before it printed its URL.`)));
+    server!.on('exit', (code) =>
+      reject(new Error(`site-gen serve stopped (exit code ${code}) before it printed its URL.`)),
+    );
   });
 }
 
@@ -55,13 +62,18 @@ async function main(): Promise<void> {
   const base = values.url?.replace(/\/$/, '') ?? (await startSite());
   const outDir = path.resolve(root, values.out);
   await mkdir(outDir, { recursive: true });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox'],
+  });
   try {
     for (const theme of THEMES) {
       for (const width of widths) {
         const context = await browser.newContext({ viewport: { width, height: 900 }, deviceScaleFactor: 1 });
         // A string, not a function: tsx would add helpers to a function that do not exist in the page.
-        await context.addInitScript(`try { localStorage.setItem(${JSON.stringify(THEME_KEY)}, ${JSON.stringify(theme)}) } catch {}`);
+        await context.addInitScript(
+          `try { localStorage.setItem(${JSON.stringify(THEME_KEY)}, ${JSON.stringify(theme)}) } catch {}`,
+        );
         const page = await context.newPage();
         for (const { name, path: pagePath } of PAGES) {
           await page.goto(base + pagePath, { waitUntil: 'networkidle' });

@@ -22,7 +22,9 @@ function option(name: string, value: string | undefined, fallback: number, max: 
   if (value === undefined || value === '') return fallback;
   const number = /^\d+$/.test(value) ? Number(value) : NaN;
   if (!(number >= 1 && number <= max)) {
-    console.error(`smoke: FAIL --${name} (or SMOKE_${name.toUpperCase()}) must be a whole number from 1 to ${max}; got "${value}".`);
+    console.error(
+      `smoke: FAIL --${name} (or SMOKE_${name.toUpperCase()}) must be a whole number from 1 to ${max}; got "${value}".`,
+    );
     process.exit(2);
   }
   return number;
@@ -62,7 +64,15 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The text of an HTML page as a reader sees it: tags dropped, React's entities decoded, spaces collapsed. */
 function visibleText(html: string): string {
-  const entities: Record<string, string> = { '&amp;': '&', '&#x27;': "'", '&#39;': "'", '&quot;': '"', '&lt;': '<', '&gt;': '>', '&nbsp;': ' ' };
+  const entities: Record<string, string> = {
+    '&amp;': '&',
+    '&#x27;': "'",
+    '&#39;': "'",
+    '&quot;': '"',
+    '&lt;': '<',
+    '&gt;': '>',
+    '&nbsp;': ' ',
+  };
   return html
     .replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
     .replace(/<[^>]+>/g, ' ')
@@ -102,14 +112,18 @@ async function checkSite(base: string): Promise<void> {
   if (contact.status !== 200) throw new SmokeFailure(`GET /contact answered ${contact.status}, not 200`);
   const missing = await get(base, MISSING_PATH);
   if (missing.status !== 404) throw new SmokeFailure(`GET ${MISSING_PATH} answered ${missing.status}, not 404`);
-  if (!missing.text.includes(copy.notFound.title)) throw new SmokeFailure(`GET ${MISSING_PATH} does not show the not-found page ("${copy.notFound.title}")`);
+  if (!missing.text.includes(copy.notFound.title))
+    throw new SmokeFailure(`GET ${MISSING_PATH} does not show the not-found page ("${copy.notFound.title}")`);
 }
 
 /** Stops the whole process group (npm, its shell, site-gen): SIGTERM, then SIGKILL after the grace time. */
 async function stop(child: ChildProcess): Promise<{ clean: boolean; ms: number }> {
   const started = Date.now();
   const pgid = child.pid!;
-  const exited = child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve));
+  const exited =
+    child.exitCode !== null || child.signalCode !== null
+      ? Promise.resolve()
+      : new Promise((resolve) => child.once('exit', resolve));
   if (groupAlive(pgid)) process.kill(-pgid, 'SIGTERM');
   await Promise.race([exited, sleep(STOP_GRACE_MS)]);
   while (groupAlive(pgid) && Date.now() - started < STOP_GRACE_MS) await sleep(100);
@@ -132,7 +146,11 @@ async function main(): Promise<number> {
   }
 
   // Its own process group (detached), so one signal reaches npm, the shell it starts and site-gen alike.
-  const child = spawn('npm', ['start', '--', '--port', String(port)], { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('npm', ['start', '--', '--port', String(port)], {
+    cwd: root,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk));
@@ -159,7 +177,9 @@ async function main(): Promise<number> {
     console.error(`${tail ? `--- last lines of npm start ---\n${tail}\n---\n` : ''}smoke: FAIL npm start: ${failure}.`);
     return 1;
   }
-  console.log(`smoke: PASS npm start served / (hero text), /contact and a 404 page on port ${port}, then stopped cleanly in ${ms} ms.`);
+  console.log(
+    `smoke: PASS npm start served / (hero text), /contact and a 404 page on port ${port}, then stopped cleanly in ${ms} ms.`,
+  );
   return 0;
 }
 

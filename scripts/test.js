@@ -11,14 +11,24 @@ function ensureChromium() {
   if (existsSync(CHROMIUM)) return;
   const root = process.getuid?.() === 0;
   if (!root || !existsSync('/usr/bin/apt-get')) {
-    console.error(`Chromium is missing at ${CHROMIUM}. Install Debian's package (sudo apt-get update && sudo apt-get install -y chromium) or set CHROMIUM_PATH, then run npm test again.`);
+    console.error(
+      `Chromium is missing at ${CHROMIUM}. Install Debian's package (sudo apt-get update && sudo apt-get install -y chromium) or set CHROMIUM_PATH, then run npm test again.`,
+    );
     process.exit(1);
   }
-  console.log('Chromium is missing: installing Debian\'s chromium package (apt-get)...');
-  for (const args of [['update', '-qq'], ['install', '-y', '-qq', 'chromium']]) {
-    const r = spawnSync('apt-get', args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  console.log("Chromium is missing: installing Debian's chromium package (apt-get)...");
+  for (const args of [
+    ['update', '-qq'],
+    ['install', '-y', '-qq', 'chromium'],
+  ]) {
+    const r = spawnSync('apt-get', args, {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
     if (r.status !== 0) {
-      console.error(`apt-get ${args.join(' ')} failed (exit ${r.status}). Install chromium by hand and run npm test again.`);
+      console.error(
+        `apt-get ${args.join(' ')} failed (exit ${r.status}). Install chromium by hand and run npm test again.`,
+      );
       process.exit(1);
     }
   }
@@ -29,8 +39,14 @@ function run(command, args, env = {}) {
   return new Promise((resolve) => {
     const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
-    child.stdout.on('data', (d) => { out += d; process.stdout.write(d); });
-    child.stderr.on('data', (d) => { out += d; process.stderr.write(d); });
+    child.stdout.on('data', (d) => {
+      out += d;
+      process.stdout.write(d);
+    });
+    child.stderr.on('data', (d) => {
+      out += d;
+      process.stderr.write(d);
+    });
     child.on('close', (code) => resolve({ code: code ?? 1, out }));
   });
 }
@@ -46,9 +62,18 @@ async function typecheck() {
 
 async function lint() {
   // Biome: the linter and the formatter's check, configured once in biome.json. A lint error fails npm test.
-  const { code } = await run('npx', ['--no-install', 'biome', 'check', '--formatter-enabled=true', '--linter-enabled=true', '.']);
+  const { code } = await run('npx', [
+    '--no-install',
+    'biome',
+    'check',
+    '--formatter-enabled=true',
+    '--linter-enabled=true',
+    '.',
+  ]);
   totals[code === 0 ? 'passed' : 'failed'] += 1;
-  stages.push(`lint and format: ${code === 0 ? 'ok' : 'FAILED (npm run format fixes formatting; fix lint errors by hand)'}`);
+  stages.push(
+    `lint and format: ${code === 0 ? 'ok' : 'FAILED (npm run format fixes formatting; fix lint errors by hand)'}`,
+  );
 }
 
 async function unit() {

@@ -2,7 +2,13 @@
 export { defineConfig } from './core/config.ts';
 export type { SiteConfig, SiteConfigInput, SiteInfo } from './core/config.ts';
 export { behaviour, island } from './island.tsx';
-export type { BehaviourComponent, HydrateStrategy, IslandOptions, IslandDefinition, IslandComponent } from './island.tsx';
+export type {
+  BehaviourComponent,
+  HydrateStrategy,
+  IslandOptions,
+  IslandDefinition,
+  IslandComponent,
+} from './island.tsx';
 export type { BehaviourDefinition, Mount } from './behaviour.ts';
 export type { Route, PageProps, PageHead } from './core/routes.ts';
 export { useBase, useWithBase, withBase } from './base.ts';

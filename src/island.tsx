@@ -1,6 +1,14 @@
 // Marks a component as an island (rendered on the server in place, hydrated in the browser by a strategy), or plain
 // DOM code as a behaviour (its markup rendered on the server, its code run in the browser by the same strategies).
-import { Component, createContext, createElement, Suspense, useContext, type ComponentType, type ReactNode } from 'react';
+import {
+  Component,
+  createContext,
+  createElement,
+  Suspense,
+  useContext,
+  type ComponentType,
+  type ReactNode,
+} from 'react';
 import { defineBehaviour, type BehaviourDefinition, type Mount } from './behaviour.ts';
 import { DefaultErrorScreen, type ErrorScreenComponent } from './error-screen.tsx';
 
@@ -32,7 +40,9 @@ export interface IslandDefinition<P = any> extends IslandOptions {
 export type IslandComponent<P> = ComponentType<P> & { island: IslandDefinition<P> };
 
 /** What a page renders for a behaviour: its server markup (the children) inside the element its code runs on. */
-export type BehaviourComponent<P> = ((props: P & { children?: ReactNode }) => ReactNode) & { behaviour: BehaviourDefinition<P> };
+export type BehaviourComponent<P> = ((props: P & { children?: ReactNode }) => ReactNode) & {
+  behaviour: BehaviourDefinition<P>;
+};
 
 /** Set by the page renderer: islands and behaviours register here and render a placeholder filled in afterwards. */
 export interface IslandRegistry {
@@ -45,7 +55,11 @@ export const IslandRegistryContext = createContext<IslandRegistry | null>(null);
  * Declares an island. Use as the default export of `src/site/islands/<name>.tsx`:
  * `export default island('faq', Faq, { hydrate: 'visible' })`.
  */
-export function island<P extends object>(name: string, component: ComponentType<P>, options: IslandOptions): IslandComponent<P> {
+export function island<P extends object>(
+  name: string,
+  component: ComponentType<P>,
+  options: IslandOptions,
+): IslandComponent<P> {
   const definition: IslandDefinition<P> = { name, component, ...options };
   function Island(props: P) {
     const registry = useContext(IslandRegistryContext);
@@ -65,7 +79,11 @@ export function island<P extends object>(name: string, component: ComponentType<
  * its server markup, `<CopyrightYear {...props}><p>…</p></CopyrightYear>`; the browser runs only `mount` on it, and
  * never loads React for it (the build fails if its module would).
  */
-export function behaviour<P extends object = object>(name: string, options: IslandOptions, mount: Mount<P>): BehaviourComponent<P> {
+export function behaviour<P extends object = object>(
+  name: string,
+  options: IslandOptions,
+  mount: Mount<P>,
+): BehaviourComponent<P> {
   const definition = defineBehaviour(name, options, mount);
   function Behaviour({ children, ...props }: P & { children?: ReactNode }) {
     const registry = useContext(IslandRegistryContext);
@@ -97,6 +115,10 @@ export class IslandBoundary extends Component<BoundaryProps, { error: Error | nu
   override render() {
     if (!this.state.error) return this.props.children;
     // The site's screen may be lazy (fetched on the first failure): nothing shows until it has arrived.
-    return createElement(Suspense, { fallback: null }, createElement(this.props.fallback ?? DefaultErrorScreen, { error: this.state.error, inline: true }));
+    return createElement(
+      Suspense,
+      { fallback: null },
+      createElement(this.props.fallback ?? DefaultErrorScreen, { error: this.state.error, inline: true }),
+    );
   }
 }

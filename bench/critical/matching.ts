@@ -23,10 +23,17 @@ const VARIANTS = [['dark'], ['light']];
 const paths = projectPaths('site.config.ts');
 const run = await new Pipeline({ paths, base: '/', mode: 'build' }).run();
 if (!run.ok) throw run.error;
-const { css } = await compileStylesheet({ entry: paths.stylesheet, browserslist: run.output.config.build.browserslist });
+const { css } = await compileStylesheet({
+  entry: paths.stylesheet,
+  browserslist: run.output.config.build.browserslist,
+});
 const queries = new Set<string>();
 parse(css).walkRules((rule) => {
-  if (rule.parent?.type === 'rule' || (rule.parent?.type === 'atrule' && /keyframes$/i.test((rule.parent as { name: string }).name))) return;
+  if (
+    rule.parent?.type === 'rule' ||
+    (rule.parent?.type === 'atrule' && /keyframes$/i.test((rule.parent as { name: string }).name))
+  )
+    return;
   for (const selector of splitTopLevel(rule.selector, ',')) queries.add(stripDynamic(selector));
 });
 const all = [...queries];
@@ -59,7 +66,10 @@ const ways = {
   },
   'linkedom querySelector only': (html: string) => {
     const { document } = parseHTML(wrap(html));
-    return answers((names) => document.documentElement.setAttribute('class', names), (query) => document.querySelector(query) !== null);
+    return answers(
+      (names) => document.documentElement.setAttribute('class', names),
+      (query) => document.querySelector(query) !== null,
+    );
   },
   'css-select compiled once': (() => {
     const compiled = new Map<string, ReturnType<typeof compile> | null>();
@@ -72,7 +82,9 @@ const ways = {
     }
     return (html: string) => {
       const document = parseDocument(wrap(html));
-      const root = document.children.find((node) => (node as { name?: string }).name === 'html') as { attribs: Record<string, string> };
+      const root = document.children.find((node) => (node as { name?: string }).name === 'html') as {
+        attribs: Record<string, string>;
+      };
       return answers(
         (names) => (root.attribs.class = names),
         (query) => {
@@ -85,7 +97,12 @@ const ways = {
   })(),
 };
 
-const lines = [`${all.length} selectors of the site's stylesheet, its ${run.output.pages.length} pages, ${ROUNDS} rounds; load ${currentLoad()} at the start.`, '', '| way | per page | selectors answered differently from the hand-written way (per page) |', '|:--|--:|:--|'];
+const lines = [
+  `${all.length} selectors of the site's stylesheet, its ${run.output.pages.length} pages, ${ROUNDS} rounds; load ${currentLoad()} at the start.`,
+  '',
+  '| way | per page | selectors answered differently from the hand-written way (per page) |',
+  '|:--|--:|:--|',
+];
 console.log(lines[0]);
 const reference = run.output.pages.map((page) => ways['hand-written (PageMatcher)'](page.page.html));
 for (const [name, way] of Object.entries(ways)) {
@@ -93,10 +110,24 @@ for (const [name, way] of Object.entries(ways)) {
   let results: Array<Set<string>> = [];
   for (let round = 0; round < ROUNDS; round += 1) results = run.output.pages.map((page) => way(page.page.html));
   const perPage = (performance.now() - started) / ROUNDS / run.output.pages.length;
-  const disagree = results.map((set, i) => [...new Set([...set, ...reference[i]!])].filter((q) => set.has(q) !== reference[i]!.has(q)).length);
-  console.log(`${name.padEnd(30)} ${perPage.toFixed(2)} ms per page; selectors answered differently from the hand-written way: ${disagree.join(', ')}`);
+  const disagree = results.map(
+    (set, i) => [...new Set([...set, ...reference[i]!])].filter((q) => set.has(q) !== reference[i]!.has(q)).length,
+  );
+  console.log(
+    `${name.padEnd(30)} ${perPage.toFixed(2)} ms per page; selectors answered differently from the hand-written way: ${disagree.join(', ')}`,
+  );
   lines.push(`| ${name} | ${perPage.toFixed(2)} ms | ${disagree.join(', ')} |`);
 }
-lines.push('', `Load ${currentLoad()} at the end. Every way includes parsing the page; the build then does this once per page shape (critical/shape.ts), not once per page.`);
+lines.push(
+  '',
+  `Load ${currentLoad()} at the end. Every way includes parsing the page; the build then does this once per page shape (critical/shape.ts), not once per page.`,
+);
 const resultsFile = join(import.meta.dirname, '../RESULTS.md');
-await writeFile(resultsFile, replaceSection(await readFile(resultsFile, 'utf8'), 'critical-matching', `## Critical CSS: selector matching (\`npm run bench:critical\`)\n\n${lines.join('\n')}\n`));
+await writeFile(
+  resultsFile,
+  replaceSection(
+    await readFile(resultsFile, 'utf8'),
+    'critical-matching',
+    `## Critical CSS: selector matching (\`npm run bench:critical\`)\n\n${lines.join('\n')}\n`,
+  ),
+);

@@ -14,7 +14,9 @@ interface BuildFlags {
 export function addBuildCommand(program: Command): void {
   program
     .command('build')
-    .description('render every route to static HTML with critical CSS and island scripts, check links and budgets, write the output folder atomically')
+    .description(
+      'render every route to static HTML with critical CSS and island scripts, check links and budgets, write the output folder atomically',
+    )
     .option('-c, --config <file>', 'site configuration; its folder is the project root', 'site.config.ts')
     .option('-o, --out <dir>', 'output folder, replaced only when the build succeeds', 'dist')
     .option('--base <path>', 'URL path the site is served under, e.g. /my-site/', '/')
@@ -25,21 +27,49 @@ export function addBuildCommand(program: Command): void {
       // of the start-up time, which --help and the other commands do not need to pay.
       const { buildSite } = await import('../pipeline/build.ts');
       const result = await buildSite({ config: flags.config, out: flags.out, base: flags.base, cache: flags.cache });
-      process.stdout.write(flags.json ? `${JSON.stringify(summaryJson(result, flags.out), null, 2)}\n` : summaryTable(result, flags.out));
+      process.stdout.write(
+        flags.json ? `${JSON.stringify(summaryJson(result, flags.out), null, 2)}\n` : summaryTable(result, flags.out),
+      );
     });
 }
 
 export function summaryJson(result: BuildResult, out: string) {
-  return { out, ms: result.ms, times: result.times, compressed: result.compressed, rendered: result.rendered, files: result.files.size, upToDate: result.upToDate, pages: result.pages };
+  return {
+    out,
+    ms: result.ms,
+    times: result.times,
+    compressed: result.compressed,
+    rendered: result.rendered,
+    files: result.files.size,
+    upToDate: result.upToDate,
+    pages: result.pages,
+  };
 }
 
 export function summaryTable(result: BuildResult, out: string): string {
   const kb = (n: number) => (n / 1024).toFixed(1);
   const head = ['route', 'file', 'HTML KB', 'HTML br', 'inline CSS KB', 'JS KB', 'JS br', 'JS files'];
-  const rows = result.pages.map((p) => [p.path, p.file, kb(p.html.raw), kb(p.html.brotli), kb(p.inlineCss.raw), kb(p.js.raw), kb(p.js.brotli), String(p.js.files)]);
+  const rows = result.pages.map((p) => [
+    p.path,
+    p.file,
+    kb(p.html.raw),
+    kb(p.html.brotli),
+    kb(p.inlineCss.raw),
+    kb(p.js.raw),
+    kb(p.js.brotli),
+    String(p.js.files),
+  ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   const rel = relative(process.cwd(), out);
   const shown = rel && !rel.startsWith('..') ? rel : out;
-  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), '', `Built ${result.pages.length} pages, ${result.files.size} files into ${shown}/ in ${result.ms} ms.`, ''].join('\n');
+  return [
+    line(head),
+    line(widths.map((w) => '-'.repeat(w))),
+    ...rows.map(line),
+    '',
+    `Built ${result.pages.length} pages, ${result.files.size} files into ${shown}/ in ${result.ms} ms.`,
+    '',
+  ].join('\n');
 }

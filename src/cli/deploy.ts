@@ -11,20 +11,41 @@ interface Flags extends DeployFlags {
 export function addDeployCommand(program: Command): void {
   program
     .command('deploy')
-    .description('publish the output folder to an S3 bucket, uploading only what changed: assets first, pages next, deletes last')
-    .option('-c, --config <file>', 'site configuration; its deploy section sets defaults for the options below', 'site.config.ts')
+    .description(
+      'publish the output folder to an S3 bucket, uploading only what changed: assets first, pages next, deletes last',
+    )
+    .option(
+      '-c, --config <file>',
+      'site configuration; its deploy section sets defaults for the options below',
+      'site.config.ts',
+    )
     .option('-o, --out <dir>', 'built site to deploy', DEFAULTS.out)
     .option('--bucket <name>', 'S3 bucket to deploy to (or deploy.bucket)')
-    .option('--prefix <path>', 'key prefix to deploy under, e.g. "preview/" (or deploy.prefix; default: the bucket root)')
-    .option('--region <region>', 'bucket region (or deploy.region; default: AWS_REGION or the profile\'s region)')
+    .option(
+      '--prefix <path>',
+      'key prefix to deploy under, e.g. "preview/" (or deploy.prefix; default: the bucket root)',
+    )
+    .option('--region <region>', "bucket region (or deploy.region; default: AWS_REGION or the profile's region)")
     .option('--endpoint <url>', 'S3-compatible endpoint such as MinIO or R2, path-style (or deploy.endpoint)')
     .option('--dry-run', 'print the plan (uploads, deletes, unchanged, bytes) and change nothing')
-    .option('--max-deletes <n>', `delete nothing when more than n files would be deleted (or deploy.maxDeletes; default ${DEFAULTS.maxDeletes})`)
-    .option('--concurrency <n>', `requests in parallel, 1 to 64 (or deploy.concurrency; default ${DEFAULTS.concurrency})`)
+    .option(
+      '--max-deletes <n>',
+      `delete nothing when more than n files would be deleted (or deploy.maxDeletes; default ${DEFAULTS.maxDeletes})`,
+    )
+    .option(
+      '--concurrency <n>',
+      `requests in parallel, 1 to 64 (or deploy.concurrency; default ${DEFAULTS.concurrency})`,
+    )
     .option('--gzip', 'store text files gzip-encoded with Content-Encoding: gzip (or deploy.gzip; default off)')
     .option('--no-gzip', 'store every file as is, overriding deploy.gzip')
-    .option('--configure-website', 'set the bucket\'s website hosting: index document index.html, error document 404.html')
-    .option('--cloudfront-distribution <id>', 'CloudFront distribution to invalidate after a deploy that changed pages (or deploy.cloudfront.distribution)')
+    .option(
+      '--configure-website',
+      "set the bucket's website hosting: index document index.html, error document 404.html",
+    )
+    .option(
+      '--cloudfront-distribution <id>',
+      'CloudFront distribution to invalidate after a deploy that changed pages (or deploy.cloudfront.distribution)',
+    )
     .option(
       '--cloudfront-max-paths <n>',
       `invalidate "/*" instead when more paths changed, 1 to 3000 (or deploy.cloudfront.maxPaths; default ${DEFAULTS.cloudfrontMaxPaths})`,
@@ -47,7 +68,10 @@ Examples:
     )
     .action(async (flags: Flags, command: Command) => {
       // Loaded here, not at the top: the AWS SDK and the config loader cost every other command their start-up time.
-      const [{ loadConfig }, { deploy }] = await Promise.all([import('../pipeline/load-config.ts'), import('../deploy/deploy.ts')]);
+      const [{ loadConfig }, { deploy }] = await Promise.all([
+        import('../pipeline/load-config.ts'),
+        import('../deploy/deploy.ts'),
+      ]);
       const explicitConfig = command.getOptionValueSource('config') !== 'default';
       // Flags alone are enough to deploy: the default site.config.ts is read only when it exists.
       let config: DeployConfig | undefined;

@@ -52,11 +52,15 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError) {
       // Commander has already printed the message (or the help/version text).
-      return error.exitCode === 0 || error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? 0 : 1;
+      return error.exitCode === 0 || error.code === 'commander.helpDisplayed' || error.code === 'commander.version'
+        ? 0
+        : 1;
     }
     const debug = Boolean(program.opts().debug) || argv.includes('--debug');
     const known = error instanceof SiteGenError;
-    process.stderr.write(`${known ? '' : 'site-gen: unexpected error (a bug; please report it): '}${describeError(error, debug || !known)}\n`);
+    process.stderr.write(
+      `${known ? '' : 'site-gen: unexpected error (a bug; please report it): '}${describeError(error, debug || !known)}\n`,
+    );
     if (!debug && known) process.stderr.write('(run with --debug for the stack trace)\n');
     return known ? error.exitCode : 1;
   }

@@ -9,7 +9,12 @@ const scaffold = path.join(toolRoot, 'src/cli/scaffold');
 
 /** The new site's package.json: site-gen as a dependency by a file: path, and scripts for each command. */
 export function sitePackage(dir: string): string {
-  const name = path.basename(path.resolve(dir)).toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[._-]+/, '') || 'my-site';
+  const name =
+    path
+      .basename(path.resolve(dir))
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]+/g, '-')
+      .replace(/^[._-]+/, '') || 'my-site';
   const tool = path.relative(path.resolve(dir), toolRoot).split(path.sep).join('/') || '.';
   const pkg = {
     name,
@@ -31,14 +36,18 @@ export function sitePackage(dir: string): string {
 export function createSite(dir: string): string[] {
   const target = path.resolve(dir);
   if (existsSync(target) && readdirSync(target).length > 0) {
-    throw new UsageError(`${dir} already exists and is not empty. Choose a new folder, e.g. \`site-gen new my-site\`, or empty it first.`);
+    throw new UsageError(
+      `${dir} already exists and is not empty. Choose a new folder, e.g. \`site-gen new my-site\`, or empty it first.`,
+    );
   }
   mkdirSync(target, { recursive: true });
   cpSync(scaffold, target, { recursive: true });
   // Stored without its dot, so that nothing treats the scaffold itself as ignoring files.
   renameSync(path.join(target, 'gitignore'), path.join(target, '.gitignore'));
   writeFileSync(path.join(target, 'package.json'), sitePackage(dir));
-  return listFiles(target).map((file) => path.relative(target, file).split(path.sep).join('/')).sort();
+  return listFiles(target)
+    .map((file) => path.relative(target, file).split(path.sep).join('/'))
+    .sort();
 }
 
 function listFiles(dir: string): string[] {
@@ -51,7 +60,9 @@ function listFiles(dir: string): string[] {
 export function addNewCommand(program: Command): void {
   program
     .command('new')
-    .description('write a minimal working site into a new folder: config, content, one page, one island, a stylesheet, a template and a smoke test')
+    .description(
+      'write a minimal working site into a new folder: config, content, one page, one island, a stylesheet, a template and a smoke test',
+    )
     .argument('<dir>', 'folder to create (must not exist, or be empty)')
     .action((dir: string) => {
       const files = createSite(dir);

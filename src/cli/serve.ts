@@ -42,7 +42,8 @@ function stopRequested(): Promise<NodeJS.Signals> {
 
 async function serve(flags: ServeFlags): Promise<void> {
   const port = parsePort(flags.port);
-  if (!flags.host.trim()) throw new UsageError('--host must not be empty; use --host 127.0.0.1 (the default) or --host 0.0.0.0.');
+  if (!flags.host.trim())
+    throw new UsageError('--host must not be empty; use --host 127.0.0.1 (the default) or --host 0.0.0.0.');
   const cwd = process.cwd();
   const dir = path.resolve(cwd, flags.out);
   const shown = displayDir(dir, cwd);
@@ -59,7 +60,9 @@ async function serve(flags: ServeFlags): Promise<void> {
   const stopping = stopRequested();
   process.stdout.write(`Serving ${shown} at ${url}\n`);
   if (!(await readHeadersFile(dir))) {
-    process.stdout.write(`note: ${shown}${HEADERS_FILE} is missing (a build by an older site-gen?): serving without the security headers. Run \`site-gen build\` to write it.\n`);
+    process.stdout.write(
+      `note: ${shown}${HEADERS_FILE} is missing (a build by an older site-gen?): serving without the security headers. Run \`site-gen build\` to write it.\n`,
+    );
   }
   await stopping;
   await server.close();

@@ -29,8 +29,16 @@ export const buildSchema = z
     /** Budgets, in bytes after brotli: a page over budget fails the build. */
     budgets: z
       .object({
-        html: z.number().int().positive().default(14 * 1024),
-        js: z.number().int().positive().default(90 * 1024),
+        html: z
+          .number()
+          .int()
+          .positive()
+          .default(14 * 1024),
+        js: z
+          .number()
+          .int()
+          .positive()
+          .default(90 * 1024),
       })
       .default({ html: 14 * 1024, js: 90 * 1024 }),
   })
@@ -48,7 +56,9 @@ export const deploySchema = z
     /** The CloudFront distribution in front of the bucket: invalidated after each deploy that changes a page. */
     cloudfront: z
       .strictObject({
-        distribution: z.string().regex(DISTRIBUTION_ID, 'must be a CloudFront distribution ID such as "E2QWRUHAPOMQZL"'),
+        distribution: z
+          .string()
+          .regex(DISTRIBUTION_ID, 'must be a CloudFront distribution ID such as "E2QWRUHAPOMQZL"'),
         /** More changed paths than this are invalidated as one wildcard. */
         maxPaths: z.number().int().min(1).max(MAX_PATHS_LIMIT).default(DEFAULT_MAX_PATHS),
       })
@@ -63,20 +73,35 @@ const managed = new Set(MANAGED_HEADERS.map((name) => name.toLowerCase()));
 export const headersSchema = z
   .strictObject({
     /** CSP frame-ancestors: who may show the pages in a frame. "'none'": nobody (no clickjacking). */
-    frameAncestors: z.string().regex(/^[^\r\n;]+$/, 'must be a CSP source list such as "\'none\'" or "\'self\'"').default("'none'"),
+    frameAncestors: z
+      .string()
+      .regex(/^[^\r\n;]+$/, 'must be a CSP source list such as "\'none\'" or "\'self\'"')
+      .default("'none'"),
     /** Strict-Transport-Security, or false to send none (a site not yet on HTTPS everywhere). */
     hsts: z.union([z.string().regex(ONE_LINE), z.literal(false)]).default(DEFAULT_HSTS),
     referrerPolicy: z.enum(REFERRER_POLICIES).default('strict-origin-when-cross-origin'),
     /** Browser features switched off on every page (Permissions-Policy `feature=()`). */
-    denyFeatures: z.array(z.string().regex(/^[a-z][a-z-]*$/, 'must be a feature name such as "camera"')).default([...DENIED_FEATURES]),
+    denyFeatures: z
+      .array(z.string().regex(/^[a-z][a-z-]*$/, 'must be a feature name such as "camera"'))
+      .default([...DENIED_FEATURES]),
     /** More headers for every response, e.g. { 'Cross-Origin-Opener-Policy': 'same-origin' }. */
     extra: z
       .record(z.string(), z.string().regex(ONE_LINE, 'must be one line'))
       .superRefine((extra, context) => {
         for (const name of Object.keys(extra)) {
-          if (!/^[A-Za-z0-9-]+$/.test(name)) context.addIssue({ code: 'custom', path: [name], message: 'is not a header name such as "Cross-Origin-Opener-Policy"' });
+          if (!/^[A-Za-z0-9-]+$/.test(name))
+            context.addIssue({
+              code: 'custom',
+              path: [name],
+              message: 'is not a header name such as "Cross-Origin-Opener-Policy"',
+            });
           else if (managed.has(name.toLowerCase())) {
-            context.addIssue({ code: 'custom', path: [name], message: 'comes from the other fields of headers (frameAncestors, hsts, referrerPolicy, denyFeatures); set it there' });
+            context.addIssue({
+              code: 'custom',
+              path: [name],
+              message:
+                'comes from the other fields of headers (frameAncestors, hsts, referrerPolicy, denyFeatures); set it there',
+            });
           }
         }
       })

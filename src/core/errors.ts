@@ -92,7 +92,12 @@ export function describeError(error: unknown, debug = false): string {
   const lines: string[] = [];
   let current: unknown = error;
   for (let depth = 0; current !== undefined && current !== null && depth < 8; depth += 1) {
-    const text = current instanceof SiteGenError ? current.message : current instanceof Error ? `${current.name}: ${current.message}` : String(current);
+    const text =
+      current instanceof SiteGenError
+        ? current.message
+        : current instanceof Error
+          ? `${current.name}: ${current.message}`
+          : String(current);
     const quoted = current instanceof Error ? current.message : text;
     if (!lines.some((line) => line.includes(quoted))) lines.push(depth === 0 ? text : `  caused by: ${text}`);
     if (debug && current instanceof Error && current.stack) lines.push(current.stack.split('\n').slice(1).join('\n'));

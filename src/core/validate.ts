@@ -3,7 +3,10 @@ import type { z } from 'zod';
 
 /** "services[5].bullets" from ["services", 5, "bullets"]. */
 export function fieldPath(path: ReadonlyArray<PropertyKey>): string {
-  return path.reduce<string>((out, key) => (typeof key === 'number' ? `${out}[${key}]` : out ? `${out}.${String(key)}` : String(key)), '');
+  return path.reduce<string>(
+    (out, key) => (typeof key === 'number' ? `${out}[${key}]` : out ? `${out}.${String(key)}` : String(key)),
+    '',
+  );
 }
 
 /**
@@ -35,14 +38,18 @@ export function describeIssue(file: string, error: z.ZodError, options: IssueOpt
     const id = (value as { id?: unknown } | null | undefined)?.id;
     if (typeof key === 'number' && typeof id === 'string') field += ` ("${id}")`;
   }
-  const more = error.issues.length > 1 ? ` (and ${error.issues.length - 1} more problem${error.issues.length > 2 ? 's' : ''})` : '';
+  const more =
+    error.issues.length > 1
+      ? ` (and ${error.issues.length - 1} more problem${error.issues.length > 2 ? 's' : ''})`
+      : '';
   return `${file}: ${field ? `${field}${separator}` : ''}${problemText(issue, 'data' in options && value === undefined)}${more}`;
 }
 
 function problemText(issue: z.core.$ZodIssue, absent: boolean): string {
   const missing = issue.code === 'invalid_type' && (absent || /received undefined/.test(issue.message));
   if (missing) return `is missing; add it (expected ${issue.expected}).`;
-  if (issue.code === 'unrecognized_keys') return `has unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}; remove ${issue.keys.length > 1 ? 'them' : 'it'} or check the spelling.`;
+  if (issue.code === 'unrecognized_keys')
+    return `has unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}; remove ${issue.keys.length > 1 ? 'them' : 'it'} or check the spelling.`;
   const text = issue.message.replace(/^Invalid input: /, '');
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }

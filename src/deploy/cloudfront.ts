@@ -62,7 +62,7 @@ export function explainCloudFrontError(error: unknown, context: Pick<CdnContext,
     case 'NoSuchDistribution':
       return (
         `CloudFront has no distribution "${distribution}" for these credentials; check --cloudfront-distribution (or ` +
-        'deploy.cloudfront.distribution): it is the ID on the distribution\'s page in the CloudFront console, such as E2QWRUHAPOMQZL'
+        "deploy.cloudfront.distribution): it is the ID on the distribution's page in the CloudFront console, such as E2QWRUHAPOMQZL"
       );
     case 'AccessDenied':
       return (
@@ -103,7 +103,8 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 function send<T>(context: CdnContext, what: string, run: () => Promise<T>): Promise<T> {
   return withRetry(run, context.retry, {
     sleep: context.sleep,
-    onRetry: ({ attempt, delayMs, error }) => context.reporter.retrying(what, attempt, delayMs, explainCloudFrontError(error, context)),
+    onRetry: ({ attempt, delayMs, error }) =>
+      context.reporter.retrying(what, attempt, delayMs, explainCloudFrontError(error, context)),
   });
 }
 
@@ -145,7 +146,11 @@ async function waitUntilCompleted(context: CdnContext, id: string, started: numb
  * Sends one invalidation of `plan.paths` to the distribution (and with `wait`, waits for it to complete). Every
  * failure is a CdnError, whose exit code says the files are on S3 but the CDN may still serve the old ones.
  */
-export async function invalidateCdn(plan: InvalidationPlan, context: CdnContext, callerReference: string): Promise<InvalidationResult> {
+export async function invalidateCdn(
+  plan: InvalidationPlan,
+  context: CdnContext,
+  callerReference: string,
+): Promise<InvalidationResult> {
   const started = performance.now();
   const { paths } = plan;
   let id: string;

@@ -14,7 +14,15 @@ import { inspectObjects, listRemote } from './remote.ts';
 import type { RemoteContext } from './remote.ts';
 import { DEFAULT_RETRY } from './retry.ts';
 import { explainS3Error } from './s3-errors.ts';
-import { destination, formatBlockedDeletes, formatInvalidated, formatPlan, formatSummary, type CdnPlan, type SummaryFigures } from './summary.ts';
+import {
+  destination,
+  formatBlockedDeletes,
+  formatInvalidated,
+  formatPlan,
+  formatSummary,
+  type CdnPlan,
+  type SummaryFigures,
+} from './summary.ts';
 import { targetsFor, type Target, type TargetOptions } from './targets.ts';
 import { configureWebsite } from './website.ts';
 
@@ -48,21 +56,35 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
     endpoint: options.endpoint,
     retry: options.retry ?? DEFAULT_RETRY,
   };
-  context.onRetry = (what, attempt, delayMs, error) => reporter.retrying(what, attempt, delayMs, explainS3Error(error, context));
+  context.onRetry = (what, attempt, delayMs, error) =>
+    reporter.retrying(what, attempt, delayMs, explainS3Error(error, context));
   try {
     const listing = await listRemote(context);
     if (listing.unreadableManifest) {
       const where = destination(options.bucket, options.prefix);
-      reporter.message(`note: the deploy manifest in ${where} is not readable; checking each object instead, and writing a new one.`);
+      reporter.message(
+        `note: the deploy manifest in ${where} is not readable; checking each object instead, and writing a new one.`,
+      );
     }
     const inspected = await inspectObjects(context, keysToInspect(targets, listing), options.concurrency);
     const plan = planDeploy({ prefix: options.prefix, targets, listing, inspected, maxDeletes: options.maxDeletes });
     const figures = { plan, unchanged: plan.unchanged.length, retained: plan.retained.length };
-    const cdnPlan: CdnPlan | undefined = cdn && { distribution: cdn.distribution, ...invalidationFor(plan, cdn.maxPaths) };
+    const cdnPlan: CdnPlan | undefined = cdn && {
+      distribution: cdn.distribution,
+      ...invalidationFor(plan, cdn.maxPaths),
+    };
 
     if (options.dryRun) {
       output.write(formatPlan(plan, options.bucket, { configureWebsite: options.configureWebsite, cdn: cdnPlan }));
-      return { dryRun: true, ...figures, uploaded: 0, uploadedBytes: 0, deleted: 0, manifestWritten: false, durationMs: performance.now() - started };
+      return {
+        dryRun: true,
+        ...figures,
+        uploaded: 0,
+        uploadedBytes: 0,
+        deleted: 0,
+        manifestWritten: false,
+        durationMs: performance.now() - started,
+      };
     }
 
     if (options.configureWebsite) await configureWebsite(context);

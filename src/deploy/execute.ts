@@ -53,7 +53,9 @@ async function bodyOf(target: Target): Promise<Buffer> {
 async function uploadOne(upload: Upload, context: ExecuteContext): Promise<{ state: ObjectState; bytes: number }> {
   const { target } = upload;
   if (target.size > MAX_SINGLE_PUT) {
-    throw new DeployError(`${target.absolutePath} is ${target.size} bytes, over the 5 GiB S3 takes in one upload. Host it elsewhere and link to it.`);
+    throw new DeployError(
+      `${target.absolutePath} is ${target.size} bytes, over the 5 GiB S3 takes in one upload. Host it elsewhere and link to it.`,
+    );
   }
   const body = await bodyOf(target);
   const bodyMd5 = createHash('md5').update(body);
@@ -91,7 +93,10 @@ async function deleteKeys(keys: readonly string[], context: ExecuteContext): Pro
     try {
       answer = await send(context, `deleting ${batch.length} files`, () =>
         context.client.send(
-          new DeleteObjectsCommand({ Bucket: context.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
+          new DeleteObjectsCommand({
+            Bucket: context.bucket,
+            Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true },
+          }),
         ),
       );
     } catch (cause) {

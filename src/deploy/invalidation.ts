@@ -46,6 +46,7 @@ function changedFiles(plan: Plan): string[] {
 /** The paths to invalidate after carrying out `plan`; none when the deploy changed nothing a visitor can request. */
 export function invalidationFor(plan: Plan, maxPaths: number): InvalidationPlan {
   const addresses = [...new Set(changedFiles(plan).flatMap((path) => addressesOf(path, plan.prefix)))].sort();
-  if (addresses.length > maxPaths) return { paths: [`/${encode(plan.prefix)}*`], addresses: addresses.length, wildcard: true };
+  if (addresses.length > maxPaths)
+    return { paths: [`/${encode(plan.prefix)}*`], addresses: addresses.length, wildcard: true };
   return { paths: addresses, addresses: addresses.length, wildcard: false };
 }

@@ -46,7 +46,9 @@ async function walk(root: string, dir: string, found: string[]): Promise<void> {
 export async function scanOutput(outDir: string): Promise<LocalFile[]> {
   const info = await stat(outDir).catch(() => undefined);
   if (!info?.isDirectory()) {
-    throw new DeployError(`The output folder ${outDir} does not exist. Run \`site-gen build\` first, or pass --out <dir>.`);
+    throw new DeployError(
+      `The output folder ${outDir} does not exist. Run \`site-gen build\` first, or pass --out <dir>.`,
+    );
   }
   const paths: string[] = [];
   await walk(outDir, '', paths);
@@ -65,7 +67,10 @@ export async function scanOutput(outDir: string): Promise<LocalFile[]> {
       const { size } = await stat(absolutePath);
       files.push({ path, absolutePath, size, md5: await md5OfFile(absolutePath) });
     } catch (cause) {
-      throw new DeployError(`Could not read ${absolutePath}. Check that the file is readable, then run the deploy again.`, { cause });
+      throw new DeployError(
+        `Could not read ${absolutePath}. Check that the file is readable, then run the deploy again.`,
+        { cause },
+      );
     }
   }
   return files;

@@ -63,7 +63,12 @@ export interface DeployFlags {
 
 export type DeployConfig = SiteConfig['deploy'];
 
-export const DEFAULTS = { out: 'dist', maxDeletes: 256, concurrency: 8, cloudfrontMaxPaths: DEFAULT_MAX_PATHS } as const;
+export const DEFAULTS = {
+  out: 'dist',
+  maxDeletes: 256,
+  concurrency: 8,
+  cloudfrontMaxPaths: DEFAULT_MAX_PATHS,
+} as const;
 
 /** 'a//b/' -> 'a/b/', '/' -> '': keys never start with a slash, and a prefix is a folder. */
 export function normalizePrefix(prefix: string): string {
@@ -97,19 +102,32 @@ function httpUrl(flag: string, value: string): string {
 function resolveCloudFront(flags: DeployFlags, config: DeployConfig | undefined): CloudFrontOptions | undefined {
   const distribution = flags.cloudfrontDistribution ?? config?.cloudfront?.distribution;
   if (!distribution) {
-    const orphan = flags.wait ? '--wait' : flags.cloudfrontEndpoint ? '--cloudfront-endpoint' : flags.cloudfrontMaxPaths ? '--cloudfront-max-paths' : undefined;
+    const orphan = flags.wait
+      ? '--wait'
+      : flags.cloudfrontEndpoint
+        ? '--cloudfront-endpoint'
+        : flags.cloudfrontMaxPaths
+          ? '--cloudfront-max-paths'
+          : undefined;
     if (orphan) {
-      throw new UsageError(`${orphan} needs a CloudFront distribution: pass --cloudfront-distribution <id>, or set deploy.cloudfront.distribution in site.config.ts.`);
+      throw new UsageError(
+        `${orphan} needs a CloudFront distribution: pass --cloudfront-distribution <id>, or set deploy.cloudfront.distribution in site.config.ts.`,
+      );
     }
     return undefined;
   }
   if (!DISTRIBUTION_ID.test(distribution)) {
-    const source = flags.cloudfrontDistribution ? '--cloudfront-distribution' : 'deploy.cloudfront.distribution in site.config.ts';
-    throw new UsageError(`${source} "${distribution}" is not a CloudFront distribution ID: copy the ID (such as E2QWRUHAPOMQZL) from the CloudFront console.`);
+    const source = flags.cloudfrontDistribution
+      ? '--cloudfront-distribution'
+      : 'deploy.cloudfront.distribution in site.config.ts';
+    throw new UsageError(
+      `${source} "${distribution}" is not a CloudFront distribution ID: copy the ID (such as E2QWRUHAPOMQZL) from the CloudFront console.`,
+    );
   }
   return {
     distribution,
-    endpoint: flags.cloudfrontEndpoint === undefined ? undefined : httpUrl('--cloudfront-endpoint', flags.cloudfrontEndpoint),
+    endpoint:
+      flags.cloudfrontEndpoint === undefined ? undefined : httpUrl('--cloudfront-endpoint', flags.cloudfrontEndpoint),
     maxPaths:
       flags.cloudfrontMaxPaths !== undefined
         ? integer('--cloudfront-max-paths', flags.cloudfrontMaxPaths, 1, MAX_PATHS_LIMIT)
@@ -125,7 +143,9 @@ export function resolveDeployOptions(flags: DeployFlags, config: DeployConfig | 
   }
   if (!BUCKET_NAME.test(bucket)) {
     const source = flags.bucket ? '--bucket' : 'deploy.bucket in site.config.ts';
-    throw new UsageError(`${source} "${bucket}" is not an S3 bucket name: use 3 to 63 lowercase letters, digits, dots and hyphens.`);
+    throw new UsageError(
+      `${source} "${bucket}" is not an S3 bucket name: use 3 to 63 lowercase letters, digits, dots and hyphens.`,
+    );
   }
   const endpoint = flags.endpoint ?? config?.endpoint;
   if (endpoint !== undefined) httpUrl('--endpoint', endpoint);
@@ -142,7 +162,9 @@ export function resolveDeployOptions(flags: DeployFlags, config: DeployConfig | 
         ? integer('--max-deletes', flags.maxDeletes, 0, Number.MAX_SAFE_INTEGER)
         : (config?.maxDeletes ?? DEFAULTS.maxDeletes),
     concurrency:
-      flags.concurrency !== undefined ? integer('--concurrency', flags.concurrency, 1, 64) : (config?.concurrency ?? DEFAULTS.concurrency),
+      flags.concurrency !== undefined
+        ? integer('--concurrency', flags.concurrency, 1, 64)
+        : (config?.concurrency ?? DEFAULTS.concurrency),
     gzip: flags.gzip ?? config?.gzip ?? false,
     configureWebsite: flags.configureWebsite ?? false,
     cloudfront: resolveCloudFront(flags, config),

@@ -56,7 +56,8 @@ export function compareTarget(target: Target, remote: RemoteObject, state: Objec
   }
   // Objects without an MD5 in their metadata: a plain (single-part, unencrypted or SSE-S3) ETag is the MD5 of the body.
   const storedEncoding = state.contentEncoding ?? 'identity';
-  const md5 = state.md5 ?? (storedEncoding === 'identity' && /^[0-9a-f]{32}$/.test(remote.etag) ? remote.etag : undefined);
+  const md5 =
+    state.md5 ?? (storedEncoding === 'identity' && /^[0-9a-f]{32}$/.test(remote.etag) ? remote.etag : undefined);
   if (md5 !== target.md5) return 'content';
   if (storedEncoding !== target.encoding) return 'headers';
   if (state.contentType !== target.contentType || state.cacheControl !== target.cacheControl) return 'headers';
@@ -104,7 +105,8 @@ export function planDeploy(input: PlanInput): Plan {
     }
     const state = inspected ?? trustedState(remote, listing.manifest);
     const comparison = compareTarget(target, remote, state);
-    if (comparison === 'same' && state) unchanged.push({ target, state: { ...state, etag: remote.etag, size: remote.size } });
+    if (comparison === 'same' && state)
+      unchanged.push({ target, state: { ...state, etag: remote.etag, size: remote.size } });
     // 'unknown' only when the caller skipped the inspection: uploading is the safe answer.
     else uploads.push({ target, reason: comparison === 'same' || comparison === 'unknown' ? 'content' : comparison });
   }

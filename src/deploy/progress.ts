@@ -74,10 +74,14 @@ const BAR_WIDTH = 24;
 
 /** The bar line: [#####-------] 12/40 files  1.2 MB/3.4 MB  assets/home-3f9a.js, cut to the terminal width. */
 export function renderBar(counts: Counts, current: string, columns: number): string {
-  const ratio = counts.totalBytes > 0 ? counts.bytes / counts.totalBytes : counts.total > 0 ? counts.done / counts.total : 1;
+  const ratio =
+    counts.totalBytes > 0 ? counts.bytes / counts.totalBytes : counts.total > 0 ? counts.done / counts.total : 1;
   const filled = Math.round(Math.min(1, ratio) * BAR_WIDTH);
   const bar = `[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}]`;
-  return fit(`${bar} ${counts.done}/${counts.total} files  ${formatBytes(counts.bytes)}/${formatBytes(counts.totalBytes)}  ${current}`, columns);
+  return fit(
+    `${bar} ${counts.done}/${counts.total} files  ${formatBytes(counts.bytes)}/${formatBytes(counts.totalBytes)}  ${current}`,
+    columns,
+  );
 }
 
 /** A line cut to the terminal width, so that redrawing it never wraps. */
@@ -96,7 +100,9 @@ export function createBarReporter(output: Output): DeployReporter {
   // A terminal that reports no size (0 columns) still gets a usable bar.
   const columns = () => output.columns || 80;
   const draw = () => {
-    output.write(CLEAR_LINE + (statusLine === undefined ? renderBar(counts, current, columns()) : fit(statusLine, columns())));
+    output.write(
+      CLEAR_LINE + (statusLine === undefined ? renderBar(counts, current, columns()) : fit(statusLine, columns())),
+    );
     shown = true;
   };
   const above = (text: string) => {

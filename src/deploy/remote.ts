@@ -50,11 +50,18 @@ export async function listRemote(context: RemoteContext): Promise<Listing> {
   try {
     do {
       const page = await send(context, `listing ${location(context)}`, () =>
-        client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix || undefined, ContinuationToken: token })),
+        client.send(
+          new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix || undefined, ContinuationToken: token }),
+        ),
       );
       for (const item of page.Contents ?? []) {
         if (item.Key === undefined) continue;
-        const entry = { key: item.Key, size: item.Size ?? 0, etag: bareEtag(item.ETag), lastModified: item.LastModified };
+        const entry = {
+          key: item.Key,
+          size: item.Size ?? 0,
+          etag: bareEtag(item.ETag),
+          lastModified: item.LastModified,
+        };
         if (item.Key === ownManifest) manifestEntry = entry;
         else objects.set(item.Key, entry);
       }
@@ -74,9 +81,12 @@ export async function listRemote(context: RemoteContext): Promise<Listing> {
     const manifest = parseManifest(text);
     if (manifest) stored = { manifest, lastModified: manifestEntry.lastModified };
   } catch (cause) {
-    throw new DeployError(`Could not read the deploy manifest ${location(context, ownManifest)}: ${explainS3Error(cause, context)}.`, {
-      cause,
-    });
+    throw new DeployError(
+      `Could not read the deploy manifest ${location(context, ownManifest)}: ${explainS3Error(cause, context)}.`,
+      {
+        cause,
+      },
+    );
   }
   return stored ? { objects, manifest: stored } : { objects, unreadableManifest: true };
 }
@@ -112,7 +122,10 @@ export async function inspectObjects(
         states.set(key, null);
         return;
       }
-      throw new DeployError(`Could not read the headers of ${location(context, key)}: ${explainS3Error(cause, context)}.`, { cause });
+      throw new DeployError(
+        `Could not read the headers of ${location(context, key)}: ${explainS3Error(cause, context)}.`,
+        { cause },
+      );
     }
   });
   return states;

@@ -28,8 +28,10 @@ export interface S3Context {
  */
 export function explainCommonError(error: unknown, where: string, flag: string): string | undefined {
   const code = networkCode(error);
-  if (code === 'ECONNREFUSED') return `${where} refused the connection (${code}); check ${flag} and that the service is running`;
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `the host of ${where} could not be resolved (${code}); check ${flag} and the network`;
+  if (code === 'ECONNREFUSED')
+    return `${where} refused the connection (${code}); check ${flag} and that the service is running`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return `the host of ${where} could not be resolved (${code}); check ${flag} and the network`;
   if (code) return `the connection to ${where} failed (${code}); check the network, then run the deploy again`;
   const name = (error as ErrorLike | undefined)?.name;
   if (name === 'CredentialsProviderError') {

@@ -27,7 +27,10 @@ export function destination(bucket: string, prefix: string): string {
 
 /** One line: what the plan will do. */
 export function formatPlanTotals(plan: Plan): string {
-  const parts = [`${files(plan.uploads.length)} to upload (${formatBytes(plan.uploadBytes)})`, `${plan.deletes.length} to delete`];
+  const parts = [
+    `${files(plan.uploads.length)} to upload (${formatBytes(plan.uploadBytes)})`,
+    `${plan.deletes.length} to delete`,
+  ];
   parts.push(`${plan.unchanged.length} unchanged`);
   if (plan.retained.length > 0) parts.push(`${plan.retained.length} old assets kept for one more deploy`);
   return parts.join(', ');
@@ -49,20 +52,28 @@ export interface CdnPlan extends InvalidationPlan {
 }
 
 function describeInvalidation(cdn: CdnPlan): string {
-  const wildcard = cdn.wildcard ? ` (${cdn.addresses} changed addresses, over --cloudfront-max-paths: one wildcard instead)` : '';
+  const wildcard = cdn.wildcard
+    ? ` (${cdn.addresses} changed addresses, over --cloudfront-max-paths: one wildcard instead)`
+    : '';
   return `${cdn.paths.length} ${cdn.paths.length === 1 ? 'path' : 'paths'} of the CloudFront distribution ${cdn.distribution}${wildcard}`;
 }
 
 /** Every action of the plan, one per line, for --dry-run. */
-export function formatPlan(plan: Plan, bucket: string, options: { configureWebsite?: boolean; cdn?: CdnPlan } = {}): string {
+export function formatPlan(
+  plan: Plan,
+  bucket: string,
+  options: { configureWebsite?: boolean; cdn?: CdnPlan } = {},
+): string {
   const lines = [`Dry run: nothing will be changed in ${destination(bucket, plan.prefix)}.`];
-  if (options.configureWebsite) lines.push(`  website  index document index.html, error document ${plan.prefix}404.html`);
+  if (options.configureWebsite)
+    lines.push(`  website  index document index.html, error document ${plan.prefix}404.html`);
   for (const { target, reason } of plan.uploads) {
     const encoding = target.encoding === 'gzip' ? ', gzip' : '';
     lines.push(`  upload   ${target.key}  ${formatBytes(target.size)} (${REASONS[reason]}${encoding})`);
   }
   for (const key of plan.deletes) lines.push(`  delete   ${key}`);
-  for (const { key } of plan.retained) lines.push(`  keep     ${key}  (old asset, deleted by the next deploy that changes the site)`);
+  for (const { key } of plan.retained)
+    lines.push(`  keep     ${key}  (old asset, deleted by the next deploy that changes the site)`);
   const blocked = formatBlockedDeletes(plan);
   if (blocked) lines.push(blocked);
   const { cdn } = options;
@@ -70,7 +81,9 @@ export function formatPlan(plan: Plan, bucket: string, options: { configureWebsi
     lines.push(`Then invalidate ${describeInvalidation(cdn)}:`);
     for (const path of cdn.paths) lines.push(`  invalidate ${path}`);
   } else if (cdn) {
-    lines.push(`Then nothing to invalidate in the CloudFront distribution ${cdn.distribution}: no page or file a visitor requests changes.`);
+    lines.push(
+      `Then nothing to invalidate in the CloudFront distribution ${cdn.distribution}: no page or file a visitor requests changes.`,
+    );
   }
   lines.push(`Plan: ${formatPlanTotals(plan)}.`);
   return `${lines.join('\n')}\n`;
@@ -107,7 +120,8 @@ export function formatSummary(figures: SummaryFigures): string {
 
 /** The line after the CDN step: what was invalidated and how far CloudFront got. */
 export function formatInvalidated(cdn: CdnPlan, result?: { id: string; status: string; durationMs: number }): string {
-  if (!result) return `Nothing to invalidate in the CloudFront distribution ${cdn.distribution}: no page or file a visitor requests changed.\n`;
+  if (!result)
+    return `Nothing to invalidate in the CloudFront distribution ${cdn.distribution}: no page or file a visitor requests changed.\n`;
   const state =
     result.status === 'Completed'
       ? `completed in ${formatDuration(result.durationMs)}`

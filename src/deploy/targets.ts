@@ -67,5 +67,7 @@ export function targetsFor(files: readonly LocalFile[], options: TargetOptions):
     // A real file of that name wins over the alias.
     if (alias && !localPaths.has(alias)) targets.push({ ...base, key: options.prefix + alias, alias: true });
   }
-  return targets.sort((a, b) => PHASES.indexOf(a.phase) - PHASES.indexOf(b.phase) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return targets.sort(
+    (a, b) => PHASES.indexOf(a.phase) - PHASES.indexOf(b.phase) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
+  );
 }

@@ -15,7 +15,10 @@ export async function configureWebsite(context: RemoteContext): Promise<void> {
   try {
     await send(context, 'setting the website configuration', () =>
       context.client.send(
-        new PutBucketWebsiteCommand({ Bucket: context.bucket, WebsiteConfiguration: websiteConfiguration(context.prefix) }),
+        new PutBucketWebsiteCommand({
+          Bucket: context.bucket,
+          WebsiteConfiguration: websiteConfiguration(context.prefix),
+        }),
       ),
     );
   } catch (cause) {

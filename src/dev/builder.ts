@@ -55,7 +55,13 @@ export class DevBuilder {
   constructor(options: DevBuilderOptions) {
     this.paths = options.paths;
     this.#cache = PageCache.open(options.paths.cache, options.paths.config, BASE, 'dev');
-    this.#pipeline = new Pipeline({ paths: options.paths, base: BASE, mode: 'dev', extraScripts: options.extraScripts, cache: this.#cache });
+    this.#pipeline = new Pipeline({
+      paths: options.paths,
+      base: BASE,
+      mode: 'dev',
+      extraScripts: options.extraScripts,
+      cache: this.#cache,
+    });
   }
 
   /** The last good output, if any build has succeeded. */
@@ -118,7 +124,9 @@ export class DevBuilder {
     }
     const files = run.output.files as PagesOnRequest;
     const previous = this.#output;
-    const live = previous ? [...previous.files.made().keys()].filter((file) => files.isPage(file)).slice(-LIVE_PAGES) : [];
+    const live = previous
+      ? [...previous.files.made().keys()].filter((file) => files.isPage(file)).slice(-LIVE_PAGES)
+      : [];
     try {
       for (const file of live) files.get(file);
     } catch (error) {
@@ -132,9 +140,17 @@ export class DevBuilder {
     this.#output = { files, stylesheet: run.output.stylesheet };
     this.#failure = undefined;
     // Pages not rendered again are not open (or were not for a while): they show the new output when next requested.
-    const before = previous && new Map([...previous.files.made()].filter(([file]) => !files.isPage(file) || live.includes(file)));
+    const before =
+      previous && new Map([...previous.files.made()].filter(([file]) => !files.isPage(file) || live.includes(file)));
     const changedPaths = before ? changedFiles(before, files.made()) : [...files.made().keys()];
-    return { ok: true, change: changeOf(changedPaths, stages, !previous || wasFailing), changed: changedPaths, stages, rebuilt, ms: elapsed(started) };
+    return {
+      ok: true,
+      change: changeOf(changedPaths, stages, !previous || wasFailing),
+      changed: changedPaths,
+      stages,
+      rebuilt,
+      ms: elapsed(started),
+    };
   }
 
   /** Frees esbuild's kept context. */
@@ -170,6 +186,7 @@ function sameBytes(a: Uint8Array | string, b: Uint8Array | string | undefined): 
   if (a === b) return true; // a stage that did not run hands on the very same data
   if (b === undefined) return false;
   if (typeof a === 'string' && typeof b === 'string') return false;
-  const bytes = (data: Uint8Array | string) => (typeof data === 'string' ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+  const bytes = (data: Uint8Array | string) =>
+    typeof data === 'string' ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   return bytes(a).equals(bytes(b));
 }

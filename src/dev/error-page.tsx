@@ -36,7 +36,14 @@ export function describeFailure(error: unknown, context: FailureContext): BuildF
 function projectStack(stack: string, context: FailureContext): string {
   const [head, ...frames] = stack.split('\n');
   const shown = frames
-    .map((frame) => frame.replace(/file:\/\//g, '').split(`${context.cache}${path.sep}`).join('').split(`${context.root}${path.sep}`).join(''))
+    .map((frame) =>
+      frame
+        .replace(/file:\/\//g, '')
+        .split(`${context.cache}${path.sep}`)
+        .join('')
+        .split(`${context.root}${path.sep}`)
+        .join(''),
+    )
     .filter((frame) => !/node_modules|node:internal|\(<anonymous>\)|\(native\)/.test(frame));
   return [head, ...shown].join('\n');
 }
@@ -53,14 +60,27 @@ export interface ErrorPageOptions {
   errorScreen?: ErrorScreenComponent;
 }
 
-const BARE_TEMPLATE = ['<!doctype html>', '<html lang="{{lang}}">', '<head>', '<!--site-gen:head-->', '</head>', '<body>', '<!--site-gen:body-->', '</body>', '</html>', ''].join('\n');
+const BARE_TEMPLATE = [
+  '<!doctype html>',
+  '<html lang="{{lang}}">',
+  '<head>',
+  '<!--site-gen:head-->',
+  '</head>',
+  '<body>',
+  '<!--site-gen:body-->',
+  '</body>',
+  '</html>',
+  '',
+].join('\n');
 
 /** A whole HTML document around the error screen, under the same CSP as the pages (no inline script or style at all). */
 export function errorPage(failure: BuildFailure, options: ErrorPageOptions): string {
   const error = Object.assign(new Error(failure.message), { stack: failure.stack ?? '' });
   const a = escapeAttribute;
   const head = [
-    ...(options.template ? [] : ['<meta charset="utf-8">', '<meta name="viewport" content="width=device-width, initial-scale=1">']),
+    ...(options.template
+      ? []
+      : ['<meta charset="utf-8">', '<meta name="viewport" content="width=device-width, initial-scale=1">']),
     `<meta http-equiv="Content-Security-Policy" content="${a(contentSecurityPolicy([], []))}">`,
     '<meta name="robots" content="noindex">',
     '<title>Build failed | site-gen watch</title>',
@@ -74,5 +94,10 @@ export function errorPage(failure: BuildFailure, options: ErrorPageOptions): str
     // The site's screen is the site's code, which may be what is broken: the error must show all the same.
     body = renderToString(createElement(DefaultErrorScreen, { error }));
   }
-  return fillTemplate(options.template ?? BARE_TEMPLATE, { lang: options.lang, base: '/', head: head.join('\n'), body });
+  return fillTemplate(options.template ?? BARE_TEMPLATE, {
+    lang: options.lang,
+    base: '/',
+    head: head.join('\n'),
+    body,
+  });
 }

@@ -64,7 +64,13 @@ export function stagesForAll(changes: Array<{ file: string; aliases?: string[] }
  */
 export function isWatchable(file: string): boolean {
   const parts = file.split(/[\\/]/);
-  if (parts.some((part) => part === 'node_modules' || (part.startsWith('.') && part !== '.well-known' && part !== '.' && part !== '..'))) return false;
+  if (
+    parts.some(
+      (part) =>
+        part === 'node_modules' || (part.startsWith('.') && part !== '.well-known' && part !== '.' && part !== '..'),
+    )
+  )
+    return false;
   const name = parts[parts.length - 1] ?? '';
   return !/~$|^#.*#$|\.sw[a-p]$|^4913$/.test(name);
 }

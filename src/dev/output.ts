@@ -44,8 +44,17 @@ function text(data: Uint8Array | string): string {
   return typeof data === 'string' ? data : Buffer.from(data).toString('utf8');
 }
 
-function send(res: ServerResponse, method: string | undefined, status: number, headers: Record<string, string>, body: Uint8Array | string): void {
-  res.writeHead(status, { ...headers, 'Content-Length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength) });
+function send(
+  res: ServerResponse,
+  method: string | undefined,
+  status: number,
+  headers: Record<string, string>,
+  body: Uint8Array | string,
+): void {
+  res.writeHead(status, {
+    ...headers,
+    'Content-Length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength),
+  });
   res.end(method === 'HEAD' ? undefined : body);
 }
 

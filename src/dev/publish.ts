@@ -51,7 +51,12 @@ export class Publisher {
     const { builder, hub, info } = this.#options;
     const recovered = this.#shownError !== undefined;
     this.#shownError = undefined;
-    if (outcome.change !== 'none') this.served = { files: builder.output!.files, build: this.#nextBuild(), failedPage: (error) => this.#pageFailed(error) };
+    if (outcome.change !== 'none')
+      this.served = {
+        files: builder.output!.files,
+        build: this.#nextBuild(),
+        failedPage: (error) => this.#pageFailed(error),
+      };
     const build = this.served.build;
     if (outcome.change === 'css') hub.send({ type: 'css', build, href: builder.output!.stylesheet });
     if (outcome.change === 'page') {
@@ -88,7 +93,9 @@ export class Publisher {
     const failure = describeFailure(outcome.error, builder.paths);
     const text = failure.stack ? `${failure.message}\n${failure.stack}` : failure.message;
     const repeated = text === this.#shownError;
-    info(`${clock()} ${what ?? 'first build'}: failed after ${outcome.ms} ms${repeated ? ' (the same error as above)' : '; the pages show the error'}`);
+    info(
+      `${clock()} ${what ?? 'first build'}: failed after ${outcome.ms} ms${repeated ? ' (the same error as above)' : '; the pages show the error'}`,
+    );
     if (repeated) return;
     this.#shownError = text;
     // The error screen is styled by the site's stylesheet: the one just compiled if the CSS stage got that far.

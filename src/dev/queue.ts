@@ -33,7 +33,12 @@ const realTimers: Timers = {
 
 export function createRebuildQueue<T>(options: RebuildQueueOptions<T>): RebuildQueue<T> {
   const timers = options.timers ?? realTimers;
-  const onError = options.onError ?? ((error: unknown) => queueMicrotask(() => { throw error; }));
+  const onError =
+    options.onError ??
+    ((error: unknown) =>
+      queueMicrotask(() => {
+        throw error;
+      }));
   let pending: T[] = [];
   let timer: unknown;
   let running: Promise<void> | undefined;

@@ -46,13 +46,21 @@ interface FileChange {
 export async function startWatch(options: WatchOptions): Promise<WatchSession> {
   const paths = projectPaths(options.config);
   if (!existsSync(paths.config)) {
-    throw new ConfigError(`${options.config} does not exist. Run site-gen watch in the project folder, or pass --config <file>.`);
+    throw new ConfigError(
+      `${options.config} does not exist. Run site-gen watch in the project folder, or pass --config <file>.`,
+    );
   }
   if (options.out) assertSafeOutDir(options.out, paths.root);
   const reloadClient = await bundleReloadClient();
   const builder = new DevBuilder({ paths, extraScripts: [reloadClient.url] });
   const hub = createReloadHub({ build: () => publisher.served.build });
-  const publisher = new Publisher({ builder, hub, scripts: [reloadClient.url], info: options.info, error: options.error });
+  const publisher = new Publisher({
+    builder,
+    hub,
+    scripts: [reloadClient.url],
+    info: options.info,
+    error: options.error,
+  });
 
   const queue = createRebuildQueue<FileChange>({
     delay: options.debounceMs ?? 10,
@@ -67,7 +75,10 @@ export async function startWatch(options: WatchOptions): Promise<WatchSession> {
       for (const target of added) watched.add(target);
       if (added.length > 0) watcher.add(added);
     },
-    onError: (error) => options.error(`site-gen watch: a rebuild crashed (a bug; please report it): ${(error as Error)?.stack ?? String(error)}`),
+    onError: (error) =>
+      options.error(
+        `site-gen watch: a rebuild crashed (a bug; please report it): ${(error as Error)?.stack ?? String(error)}`,
+      ),
   });
 
   const watched = new Set(watchTargets(paths));
@@ -94,7 +105,11 @@ export async function startWatch(options: WatchOptions): Promise<WatchSession> {
     dir: paths.public,
     host: options.host,
     port: options.port,
-    handlers: [hub.handler, scriptHandler(reloadClient), async (req, res, pathname) => (await ready, output(req, res, pathname))],
+    handlers: [
+      hub.handler,
+      scriptHandler(reloadClient),
+      async (req, res, pathname) => (await ready, output(req, res, pathname)),
+    ],
     // The last good build's: its _headers go on every answer, the reload client's and its events' too.
     policy: () => policyOf(publisher.served.files),
   });
@@ -155,7 +170,17 @@ function scriptHandler({ url, code }: { url: string; code: string }): Handler {
  */
 export function watchTargets(paths: ProjectPaths, builder?: DevBuilder): string[] {
   const index = builder?.inputs();
-  const files = [paths.content, paths.routes, paths.islands, paths.stylesheet, paths.template, paths.public, ...(index?.site ?? []), ...(index?.css ?? []), ...(index?.client ?? [])];
+  const files = [
+    paths.content,
+    paths.routes,
+    paths.islands,
+    paths.stylesheet,
+    paths.template,
+    paths.public,
+    ...(index?.site ?? []),
+    ...(index?.css ?? []),
+    ...(index?.client ?? []),
+  ];
   const folders = new Set<string>();
   for (const file of files) {
     const relative = path.relative(paths.root, file);

@@ -25,7 +25,11 @@ export function routeFile(route: Pick<Route, 'path' | 'file'>): string {
 
 /** Name of the page's script entry: "index", "contact", "404". */
 export function entryName(route: Pick<Route, 'path' | 'file'>): string {
-  return routeFile(route).replace(/\/index\.html$|\.html$/, '').replace(/\//g, '-') || 'index';
+  return (
+    routeFile(route)
+      .replace(/\/index\.html$|\.html$/, '')
+      .replace(/\//g, '-') || 'index'
+  );
 }
 
 /** The full stylesheet's output path, named by its content. */
@@ -56,7 +60,13 @@ export interface PageInput {
 
 export function pageDocument(input: PageInput): string {
   const { route, scripts } = input;
-  const headContext = { site: input.config.site, content: input.head.content, path: route.path, base: input.base, head: input.page.head };
+  const headContext = {
+    site: input.config.site,
+    content: input.head.content,
+    path: route.path,
+    base: input.base,
+    head: input.page.head,
+  };
   return renderDocument({
     template: input.template,
     templateFile: relative(input.paths.root, input.paths.template),
@@ -94,7 +104,8 @@ export interface OutputParts {
 export function assembleOutput(parts: OutputParts): OutputFiles {
   const files: OutputFiles = new Map(parts.publicFiles);
   const add = (path: string, data: Uint8Array | string) => {
-    if (files.has(path)) throw new SiteGenError(`public/${path} has the same path as a file the build writes. Rename or remove it.`);
+    if (files.has(path))
+      throw new SiteGenError(`public/${path} has the same path as a file the build writes. Rename or remove it.`);
     files.set(path, data);
   };
   add(parts.cssFile, parts.stylesheet.css);

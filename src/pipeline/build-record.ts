@@ -108,7 +108,9 @@ export class BuildRecord {
   /** The hash of the inputs: the source folders as listed at the start, the config, and `read`. */
   #key(read: readonly string[]): string {
     const files = [...new Set([this.#paths.config, ...this.#sources, ...read])].sort();
-    const h = createHash('sha256').update(`${this.#tool}\0${this.#paths.config}\0${this.#flags.base}\0${resolve(this.#flags.out)}\0${this.#day}\0`);
+    const h = createHash('sha256').update(
+      `${this.#tool}\0${this.#paths.config}\0${this.#flags.base}\0${resolve(this.#flags.out)}\0${this.#day}\0`,
+    );
     for (const file of files) {
       let content = this.#contents.get(file);
       if (content === undefined) this.#contents.set(file, (content = contentHash(file)));

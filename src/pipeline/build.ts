@@ -60,12 +60,23 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   assertSafeOutDir(options.out, paths.root);
   const since = (began: number) => Math.round(performance.now() - began);
   // Before anything reads the project: the record takes the inputs' contents this build is made from.
-  const record = options.cache === false || options.write === false ? undefined : new BuildRecord(paths, { base, out: options.out });
+  const record =
+    options.cache === false || options.write === false ? undefined : new BuildRecord(paths, { base, out: options.out });
   const last = record?.check<PageReport>();
   if (last) {
     const files = new PagesOnRequest(new Map(), last.files, (file) => readFileSync(join(options.out, file)));
     const none = { fresh: 0, cached: 0 };
-    return { config: last.config, pages: last.pages, files, inputs: last.inputs, compressed: none, rendered: { kept: 0, made: 0 }, upToDate: true, times: { unchanged: since(started) }, ms: since(started) };
+    return {
+      config: last.config,
+      pages: last.pages,
+      files,
+      inputs: last.inputs,
+      compressed: none,
+      rendered: { kept: 0, made: 0 },
+      upToDate: true,
+      times: { unchanged: since(started) },
+      ms: since(started),
+    };
   }
   // Loaded only now: a build with nothing changed needs none of React, esbuild or lightningcss.
   const [{ Pipeline }, { entryName }] = await Promise.all([import('./pipeline.ts'), import('./assemble.ts')]);
@@ -82,8 +93,13 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const began = performance.now();
   let pages: PageReport[] = [];
   const precompressed = (async () => {
-    pages = await Promise.all(output.pages.map((page) => report(page, output.client.pages.get(entryName(page.route)), output, compressor)));
-    assertWithinBudget(pages.map((p) => ({ path: p.path, htmlBrotli: p.html.brotli, jsBrotli: p.js.brotli })), output.config.build.budgets);
+    pages = await Promise.all(
+      output.pages.map((page) => report(page, output.client.pages.get(entryName(page.route)), output, compressor)),
+    );
+    assertWithinBudget(
+      pages.map((p) => ({ path: p.path, htmlBrotli: p.html.brotli, jsBrotli: p.js.brotli })),
+      output.config.build.budgets,
+    );
     const files = await withPrecompressed(output.files, compressor);
     times.compress = since(began);
     return files;
@@ -97,12 +113,30 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   times.write = since(began);
   await Promise.all([saved, record?.save({ config: output.config, pages, inputs: output.inputs })]);
   const compressed = { fresh: compressor.counts.compressed, cached: compressor.counts.cached };
-  return { config: output.config, pages, files, inputs: output.inputs, compressed, rendered: cache?.counts ?? { kept: 0, made: 0 }, upToDate: false, times, ms: since(started) };
+  return {
+    config: output.config,
+    pages,
+    files,
+    inputs: output.inputs,
+    compressed,
+    rendered: cache?.counts ?? { kept: 0, made: 0 },
+    upToDate: false,
+    times,
+    ms: since(started),
+  };
 }
 
-async function report(page: PageOutput, scripts: PageScripts | undefined, output: PipelineOutput, compressor: Compressor): Promise<PageReport> {
+async function report(
+  page: PageOutput,
+  scripts: PageScripts | undefined,
+  output: PipelineOutput,
+  compressor: Compressor,
+): Promise<PageReport> {
   const js = (scripts?.files ?? []).map((file) => ({ file, data: output.files.get(file)! }));
-  const [html, ...jsCompressed] = await Promise.all([compressor.compress(page.file, page.html), ...js.map(({ file, data }) => compressor.compress(file, data))]);
+  const [html, ...jsCompressed] = await Promise.all([
+    compressor.compress(page.file, page.html),
+    ...js.map(({ file, data }) => compressor.compress(file, data)),
+  ]);
   return {
     path: page.route.path,
     file: page.file,

@@ -71,21 +71,30 @@ export function islandModule(dirs: ModuleDirs, use: Pick<IslandUse, 'name' | 'be
 /** Source of a page's entry: the runtime, the site's error screen if any, and one lazy import per island and behaviour the page uses. */
 export function entrySource(dirs: ModuleDirs, page: PageIslands, root: string, errorScreen?: string): string {
   const loaders = (behaviour: boolean) =>
-    [...new Set(page.islands.filter((use) => !!use.behaviour === behaviour).map((use) => use.name))].sort().map((name) => {
-      const file = islandModule(dirs, { name, behaviour: behaviour || undefined });
-      if (!file) {
-        const missing = relative(root, join(behaviour ? dirs.behavioursDir : dirs.islandsDir, name));
-        throw new IslandError(
-          behaviour
-            ? `Page ${page.path} uses behaviour "${name}", but ${missing}.ts does not exist. Create it (export default behaviour('${name}', { hydrate }, mount)) or fix the name.`
-            : `Page ${page.path} uses island "${name}", but ${missing}.tsx does not exist. Create it (export default island('${name}', Component, { hydrate })) or fix the name.`,
-        );
-      }
-      return `  ${JSON.stringify(name)}: () => import(${JSON.stringify(file)}),`;
-    });
+    [...new Set(page.islands.filter((use) => !!use.behaviour === behaviour).map((use) => use.name))]
+      .sort()
+      .map((name) => {
+        const file = islandModule(dirs, { name, behaviour: behaviour || undefined });
+        if (!file) {
+          const missing = relative(root, join(behaviour ? dirs.behavioursDir : dirs.islandsDir, name));
+          throw new IslandError(
+            behaviour
+              ? `Page ${page.path} uses behaviour "${name}", but ${missing}.ts does not exist. Create it (export default behaviour('${name}', { hydrate }, mount)) or fix the name.`
+              : `Page ${page.path} uses island "${name}", but ${missing}.tsx does not exist. Create it (export default island('${name}', Component, { hydrate })) or fix the name.`,
+          );
+        }
+        return `  ${JSON.stringify(name)}: () => import(${JSON.stringify(file)}),`;
+      });
   // The error screen is fetched only when an island fails: no page pays for it up front.
   const screen = errorScreen ? `, () => import(${JSON.stringify(errorScreen)})` : '';
-  return [`import { start } from ${JSON.stringify(runtimeStart)};`, 'start({', ...loaders(false), '}, {', ...loaders(true), `}${screen});`].join('\n');
+  return [
+    `import { start } from ${JSON.stringify(runtimeStart)};`,
+    'start({',
+    ...loaders(false),
+    '}, {',
+    ...loaders(true),
+    `}${screen});`,
+  ].join('\n');
 }
 
 /**
@@ -113,7 +122,14 @@ export function browserBuildOptions(root: string, target: string[], minify = tru
 
 /** Pages whose entries would be the same code (same islands, same ones loaded at once) share the first one's entry. */
 function entryKey(page: PageIslands): string {
-  const names = (hydrate?: string) => [...new Set(page.islands.filter((i) => !hydrate || i.hydrate === hydrate).map((i) => `${i.behaviour ? 'behaviour' : 'island'}:${i.name}`))].sort();
+  const names = (hydrate?: string) =>
+    [
+      ...new Set(
+        page.islands
+          .filter((i) => !hydrate || i.hydrate === hydrate)
+          .map((i) => `${i.behaviour ? 'behaviour' : 'island'}:${i.name}`),
+      ),
+    ].sort();
   return JSON.stringify([names(), names('load')]);
 }
 
@@ -131,8 +147,15 @@ export async function bundleClient(options: BundleOptions): Promise<ClientBundle
   const entries: Plugin = {
     name: 'site-gen-entries',
     setup(b) {
-      b.onResolve({ filter: /^site-gen-entry:/ }, (args) => ({ path: args.path.slice(ENTRY_NAMESPACE.length + 1), namespace: ENTRY_NAMESPACE }));
-      b.onLoad({ filter: /.*/, namespace: ENTRY_NAMESPACE }, (args) => ({ contents: sources.get(args.path)!, resolveDir: options.root, loader: 'ts' }));
+      b.onResolve({ filter: /^site-gen-entry:/ }, (args) => ({
+        path: args.path.slice(ENTRY_NAMESPACE.length + 1),
+        namespace: ENTRY_NAMESPACE,
+      }));
+      b.onLoad({ filter: /.*/, namespace: ENTRY_NAMESPACE }, (args) => ({
+        contents: sources.get(args.path)!,
+        resolveDir: options.root,
+        loader: 'ts',
+      }));
     },
   };
 
@@ -156,7 +179,9 @@ export async function bundleClient(options: BundleOptions): Promise<ClientBundle
     const messages = (error as { errors?: Message[] }).errors;
     if (messages?.length) {
       const more = messages.length > 1 ? ` (and ${messages.length - 1} more errors)` : '';
-      throw new BundleError(`The browser bundle could not be built: ${formatMessage(messages[0]!)}${more}. Fix the file and build again.`);
+      throw new BundleError(
+        `The browser bundle could not be built: ${formatMessage(messages[0]!)}${more}. Fix the file and build again.`,
+      );
     }
     throw new BundleError(`The browser bundle could not be built: ${(error as Error).message}`, { cause: error });
   }
@@ -164,10 +189,13 @@ export async function bundleClient(options: BundleOptions): Promise<ClientBundle
   const outdir = join(options.root, OUTDIR);
   for (const file of result.outputFiles) files.set(relative(outdir, file.path).split('\\').join('/'), file.contents);
   const outputs = normaliseOutputs(result.metafile);
-  const byEntryPoint = new Map(Object.entries(outputs).flatMap(([file, out]) => (out.entryPoint ? [[out.entryPoint, file] as const] : [])));
+  const byEntryPoint = new Map(
+    Object.entries(outputs).flatMap(([file, out]) => (out.entryPoint ? [[out.entryPoint, file] as const] : [])),
+  );
   const inputOf = (use: IslandUse) => relative(options.root, islandModule(options, use)!).split('\\').join('/');
   const islandChunk = (use: IslandUse) => byEntryPoint.get(inputOf(use));
-  for (const use of uniqueBehaviours(pages)) assertNoReact(use, inputOf(use), islandChunk(use), outputs, result.metafile);
+  for (const use of uniqueBehaviours(pages))
+    assertNoReact(use, inputOf(use), islandChunk(use), outputs, result.metafile);
   for (const page of pages) {
     const entry = byEntryPoint.get(`${ENTRY_NAMESPACE}:${page.name}`);
     if (!entry) throw new BundleError(`esbuild produced no entry for page ${page.path}; this is a bug in site-gen.`);
@@ -192,7 +220,9 @@ export async function bundleClient(options: BundleOptions): Promise<ClientBundle
 }
 
 function uniqueBehaviours(pages: PageIslands[]): IslandUse[] {
-  const byName = new Map(pages.flatMap((page) => page.islands.filter((use) => use.behaviour).map((use) => [use.name, use] as const)));
+  const byName = new Map(
+    pages.flatMap((page) => page.islands.filter((use) => use.behaviour).map((use) => [use.name, use] as const)),
+  );
   return [...byName.values()];
 }
 
@@ -202,7 +232,13 @@ const REACT = /(^|\/)node_modules\/(react|react-dom|scheduler)\//;
  * A behaviour's promise: its chunk and the chunks it imports hold no React. Anything its module imports that reaches
  * React breaks it; the message names the chain of imports from the behaviour to React.
  */
-function assertNoReact(use: IslandUse, input: string, chunk: string | undefined, outputs: Metafile['outputs'], metafile: Metafile): void {
+function assertNoReact(
+  use: IslandUse,
+  input: string,
+  chunk: string | undefined,
+  outputs: Metafile['outputs'],
+  metafile: Metafile,
+): void {
   if (!chunk) return;
   const seen = new Set<string>();
   const reachesReact = (file: string): boolean => {
@@ -210,7 +246,10 @@ function assertNoReact(use: IslandUse, input: string, chunk: string | undefined,
     seen.add(file);
     const out = outputs[file];
     if (!out) return false;
-    return Object.keys(out.inputs).some((path) => REACT.test(path)) || out.imports.some((imp) => imp.kind === 'import-statement' && reachesReact(imp.path));
+    return (
+      Object.keys(out.inputs).some((path) => REACT.test(path)) ||
+      out.imports.some((imp) => imp.kind === 'import-statement' && reachesReact(imp.path))
+    );
   };
   if (!reachesReact(chunk)) return;
   const chain = importChain(input, metafile) ?? [input];
@@ -249,9 +288,11 @@ function captureScript(options: BundleOptions): Promise<string> {
   const key = JSON.stringify([options.root, options.target]);
   let script = captureScripts.get(key);
   if (!script) {
-    script = build({ ...browserBuildOptions(options.root, options.target, true), entryPoints: [runtimeCapture], format: 'iife' }).then((result) =>
-      new TextDecoder().decode(result.outputFiles[0]!.contents).trim(),
-    );
+    script = build({
+      ...browserBuildOptions(options.root, options.target, true),
+      entryPoints: [runtimeCapture],
+      format: 'iife',
+    }).then((result) => new TextDecoder().decode(result.outputFiles[0]!.contents).trim());
     // A failed build is not kept: the next bundle tries again.
     script.catch(() => captureScripts.delete(key));
     captureScripts.set(key, script);
@@ -263,6 +304,9 @@ function captureScript(options: BundleOptions): Promise<string> {
 function normaliseOutputs(metafile: Metafile): Metafile['outputs'] {
   const fix = (p: string) => p.slice(OUTDIR.length + 1);
   return Object.fromEntries(
-    Object.entries(metafile.outputs).map(([path, out]) => [fix(path), { ...out, imports: out.imports.map((i) => ({ ...i, path: fix(i.path) })) }]),
+    Object.entries(metafile.outputs).map(([path, out]) => [
+      fix(path),
+      { ...out, imports: out.imports.map((i) => ({ ...i, path: fix(i.path) })) },
+    ]),
   );
 }

@@ -37,7 +37,13 @@ export function findBrokenLinks(pages: LinkedPage[], files: KnownFiles, base = '
   return broken;
 }
 
-function checkLink(href: string, page: LinkedPage, pages: Map<string, LinkedPage>, files: KnownFiles, base: string): string | null {
+function checkLink(
+  href: string,
+  page: LinkedPage,
+  pages: Map<string, LinkedPage>,
+  files: KnownFiles,
+  base: string,
+): string | null {
   if (href === '' || href === '#') return null;
   if (/^[a-z][a-z0-9+.-]*:/i.test(href) || href.startsWith('//')) return null; // https:, mailto:, tel: ...
   const url = new URL(href, `http://site${base}${page.path.replace(/^\//, '')}`);
@@ -47,7 +53,8 @@ function checkLink(href: string, page: LinkedPage, pages: Map<string, LinkedPage
   path = `/${path.slice(base.length)}`;
   const target = pages.get(normalise(path));
   if (!target) {
-    if (files.has(path.replace(/^\//, ''))) return hash ? `"${path}" is a file, not a page, so it has no #${hash}` : null;
+    if (files.has(path.replace(/^\//, '')))
+      return hash ? `"${path}" is a file, not a page, so it has no #${hash}` : null;
     return `no page or file is served at ${path}`;
   }
   if (hash && !target.ids.includes(hash)) return `${target.path} has no element with id "${hash}"`;
@@ -63,7 +70,9 @@ export function assertNoBrokenLinks(broken: BrokenLink[]): void {
   if (broken.length === 0) return;
   const lines = broken.slice(0, 10).map((b) => `  ${b.page}: link "${b.href}": ${b.reason}`);
   const more = broken.length > 10 ? `\n  ... and ${broken.length - 10} more` : '';
-  throw new BrokenLinkError(`${broken.length} broken link${broken.length > 1 ? 's' : ''}; fix the href in content/ or the page, or add the missing id:\n${lines.join('\n')}${more}`);
+  throw new BrokenLinkError(
+    `${broken.length} broken link${broken.length > 1 ? 's' : ''}; fix the href in content/ or the page, or add the missing id:\n${lines.join('\n')}${more}`,
+  );
 }
 
 export interface PageWeight {
@@ -83,10 +92,14 @@ export function findOverBudget(pages: PageWeight[], budgets: Budgets): string[] 
   const problems: string[] = [];
   for (const page of pages) {
     if (page.htmlBrotli > budgets.html) {
-      problems.push(`${page.path}: HTML + inline CSS is ${kb(page.htmlBrotli)} brotli, over the ${kb(budgets.html)} budget (build.budgets.html)`);
+      problems.push(
+        `${page.path}: HTML + inline CSS is ${kb(page.htmlBrotli)} brotli, over the ${kb(budgets.html)} budget (build.budgets.html)`,
+      );
     }
     if (page.jsBrotli > budgets.js) {
-      problems.push(`${page.path}: JavaScript is ${kb(page.jsBrotli)} brotli, over the ${kb(budgets.js)} budget (build.budgets.js)`);
+      problems.push(
+        `${page.path}: JavaScript is ${kb(page.jsBrotli)} brotli, over the ${kb(budgets.js)} budget (build.budgets.js)`,
+      );
     }
   }
   return problems;

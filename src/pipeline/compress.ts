@@ -38,7 +38,11 @@ export function byteLength(data: Uint8Array | string): number {
 function brotliParams(data: Uint8Array | string, quality: number): Record<number, number> {
   const size = byteLength(data);
   const window = Math.min(constants.BROTLI_DEFAULT_WINDOW, Math.max(16, Math.ceil(Math.log2(Math.max(size, 1)))));
-  return { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: size, [constants.BROTLI_PARAM_LGWIN]: window };
+  return {
+    [constants.BROTLI_PARAM_QUALITY]: quality,
+    [constants.BROTLI_PARAM_SIZE_HINT]: size,
+    [constants.BROTLI_PARAM_LGWIN]: window,
+  };
 }
 
 function brotliOptions(data: Uint8Array | string, quality: number) {
@@ -96,7 +100,11 @@ class CompressionThreads {
   readonly #threads: Thread[] = [];
   #nextId = 0;
 
-  run(message: { data: Uint8Array | string; brotliParams: Record<number, number>; gzipLevel: number }): Promise<Compressed> {
+  run(message: {
+    data: Uint8Array | string;
+    brotliParams: Record<number, number>;
+    gzipLevel: number;
+  }): Promise<Compressed> {
     const thread = this.#least();
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
@@ -130,7 +138,8 @@ class CompressionThreads {
     const fail = (error: unknown) => {
       const index = this.#threads.indexOf(thread);
       if (index >= 0) this.#threads.splice(index, 1);
-      for (const job of thread.jobs.values()) job.reject(new Error('site-gen: a compression thread stopped', { cause: error }));
+      for (const job of thread.jobs.values())
+        job.reject(new Error('site-gen: a compression thread stopped', { cause: error }));
       thread.jobs.clear();
     };
     thread.worker.on('error', fail);
@@ -146,7 +155,8 @@ const THREADS = Math.max(2, availableParallelism());
 let threads: CompressionThreads | undefined;
 
 /** The same bytes as a Buffer, without a copy: a worker's reply and V8's deserialization give plain Uint8Arrays. */
-export const asBuffer = (bytes: Uint8Array): Buffer => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+export const asBuffer = (bytes: Uint8Array): Buffer =>
+  Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /** Where compressed results are kept between builds (the page cache, see page-cache.ts), by content hash and settings. */
 export interface CompressionStore {
@@ -180,7 +190,11 @@ export class Compressor {
     if (last && last.data === data) return last.result;
     const settings = compressionSettings(path);
     const params = brotliParams(data, settings.brotliQuality);
-    const key = createHash('sha256').update(`${JSON.stringify(params)}-gz${settings.gzipLevel}\0`).update(data).digest('hex').slice(0, 32);
+    const key = createHash('sha256')
+      .update(`${JSON.stringify(params)}-gz${settings.gzipLevel}\0`)
+      .update(data)
+      .digest('hex')
+      .slice(0, 32);
     let result = this.#results.get(key);
     if (!result) {
       const kept = this.#store?.compressed(key);

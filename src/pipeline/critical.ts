@@ -39,7 +39,13 @@ export function criticalCss(css: string, html: string, options: CriticalCssOptio
   matcher.skipInside(skippedAtFirstPaint(sheet, matcher));
   matcher.evaluate(sheet.queries);
 
-  const selection: Selection = { selectors: new Map(), fontFaces: [], keyframes: [], properties: [], definitions: new Set() };
+  const selection: Selection = {
+    selectors: new Map(),
+    fontFaces: [],
+    keyframes: [],
+    properties: [],
+    definitions: new Set(),
+  };
   select(sheet.root, sheet, matcher, selection);
   keepUsedDefinitions(selection);
   return serialize(sheet.root.nodes, selection);
@@ -61,7 +67,9 @@ export function fontsAfterPaint(css: string, critical: string): string[] {
     if (isSwapFace(face.toString())) swapFaces.push(face);
   });
   const isUsed = swapFaces.length > 0 ? familiesUsedBy(parse(critical)) : () => false;
-  urls = [...new Set(swapFaces.filter((face) => isUsed(faceFamily(face))).flatMap((face) => woff2Urls(face.toString())))];
+  urls = [
+    ...new Set(swapFaces.filter((face) => isUsed(faceFamily(face))).flatMap((face) => woff2Urls(face.toString()))),
+  ];
   afterPaint.byCritical.set(critical, urls);
   return urls;
 }

@@ -42,7 +42,9 @@ export async function compileStylesheet(options: CompileStylesheetOptions): Prom
   const base = normaliseBase(options.base);
   const targets = browserslistToTargets(resolveBrowsers(options.browserslist));
   if (!existsSync(entry)) {
-    throw new CssError(`The stylesheet ${display(entry)} does not exist. Create it, or point the build at the right entry stylesheet.`);
+    throw new CssError(
+      `The stylesheet ${display(entry)} does not exist. Create it, or point the build at the right entry stylesheet.`,
+    );
   }
 
   const read = new Set<string>();
@@ -151,7 +153,9 @@ function resolveImport(specifier: string, from: string): string | { external: st
     }
     if (resolved?.endsWith('.css')) return resolved;
     if (resolved) {
-      throw new ImportNotFound(`@import "${specifier}" resolves to ${display(resolved)}, which is not a CSS file. Import the package's .css file by its full path, e.g. "${specifier}/index.css".`);
+      throw new ImportNotFound(
+        `@import "${specifier}" resolves to ${display(resolved)}, which is not a CSS file. Import the package's .css file by its full path, e.g. "${specifier}/index.css".`,
+      );
     }
   }
   throw new ImportNotFound(

@@ -45,7 +45,10 @@ const BODY = '<!--site-gen:body-->';
 
 export function checkTemplate(template: string, file: string): void {
   for (const marker of [HEAD, BODY]) {
-    if (!template.includes(marker)) throw new TemplateError(`${file}: the template has no ${marker} marker. Put it where the ${marker === HEAD ? '<head> tags' : 'page'} should go.`);
+    if (!template.includes(marker))
+      throw new TemplateError(
+        `${file}: the template has no ${marker} marker. Put it where the ${marker === HEAD ? '<head> tags' : 'page'} should go.`,
+      );
   }
 }
 
@@ -131,7 +134,8 @@ export function renderDocument(parts: DocumentParts): string {
   const canonical = absoluteUrl(site, parts.path === '/' ? '/' : `${parts.path}`);
   const siteHead = parts.siteHead ?? {};
   const capture = parts.script ? parts.captureScript : undefined;
-  if (parts.script && !capture) throw new RenderError(`${parts.path} has islands but no capture script to start them; this is a bug in site-gen.`);
+  if (parts.script && !capture)
+    throw new RenderError(`${parts.path} has islands but no capture script to start them; this is a bug in site-gen.`);
   const inlineScripts = [...(siteHead.scripts ?? []), STYLESHEET_LOADER];
   const critical = parts.criticalCss;
   const a = escapeAttribute;
@@ -150,7 +154,9 @@ export function renderDocument(parts: DocumentParts): string {
     site.ogImage ? `<meta property="og:image" content="${a(absoluteUrl(site, site.ogImage))}">` : '',
     `<meta name="twitter:card" content="${site.ogImage ? 'summary_large_image' : 'summary'}">`,
     critical ? `<style>${critical}</style>` : '',
-    ...(parts.fontPreloads ?? []).map((href) => `<link rel="preload" href="${a(href)}" as="font" type="font/woff2" crossorigin>`),
+    ...(parts.fontPreloads ?? []).map(
+      (href) => `<link rel="preload" href="${a(href)}" as="font" type="font/woff2" crossorigin>`,
+    ),
     `<noscript><link rel="stylesheet" href="${a(parts.stylesheet)}"></noscript>`,
     ...(siteHead.scripts ?? []).map((script) => `<script>${script}</script>`),
     `<script data-href="${a(parts.stylesheet)}"${parts.fontsAfterPaint?.length ? ` data-fonts="${a(parts.fontsAfterPaint.join(' '))}"` : ''}>${STYLESHEET_LOADER}</script>`,
@@ -162,7 +168,10 @@ export function renderDocument(parts: DocumentParts): string {
 }
 
 /** The one way the template's placeholders are filled: {{lang}}, {{base}}, and the head and body markers. */
-export function fillTemplate(template: string, parts: { lang: string; base: string; head: string; body: string }): string {
+export function fillTemplate(
+  template: string,
+  parts: { lang: string; base: string; head: string; body: string },
+): string {
   return template
     .replace('{{lang}}', escapeAttribute(parts.lang))
     .replace('{{base}}', escapeAttribute(parts.base))

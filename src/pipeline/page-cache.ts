@@ -83,7 +83,13 @@ export class PageCache implements CompressionStore {
     const cache = new PageCache(PageCache.fileFor(cacheRoot, config, base, mode));
     try {
       const parsed = deserialize(readFileSync(cache.#file)) as CacheFile;
-      if (parsed && typeof parsed.pages === 'object' && typeof parsed.bundles === 'object' && typeof parsed.compressed === 'object') cache.#previous = parsed;
+      if (
+        parsed &&
+        typeof parsed.pages === 'object' &&
+        typeof parsed.bundles === 'object' &&
+        typeof parsed.compressed === 'object'
+      )
+        cache.#previous = parsed;
     } catch {
       // no cache yet, or a damaged one: make everything
     }
@@ -149,13 +155,19 @@ export class PageCache implements CompressionStore {
 
   /** Writes what this build used, beside and then renamed over the old file, when anything changed. */
   async save(): Promise<void> {
-    const dropped = (['pages', 'bundles', 'compressed'] as const).some((part) => Object.keys(this.#previous[part]).some((key) => !this.#next[part][key]));
+    const dropped = (['pages', 'bundles', 'compressed'] as const).some((part) =>
+      Object.keys(this.#previous[part]).some((key) => !this.#next[part][key]),
+    );
     if (!this.#changed && !dropped) {
       // Marked as used, so that removeUnused keeps it.
       await utimes(this.#file, new Date(), new Date()).catch(() => undefined);
       return;
     }
-    this.#previous = { pages: { ...this.#next.pages }, bundles: { ...this.#next.bundles }, compressed: { ...this.#next.compressed } };
+    this.#previous = {
+      pages: { ...this.#next.pages },
+      bundles: { ...this.#next.bundles },
+      compressed: { ...this.#next.compressed },
+    };
     this.#changed = false;
     await writeCacheFile(this.#file, () => serialize(this.#next));
   }

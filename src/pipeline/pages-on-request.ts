@@ -63,7 +63,10 @@ export class PagesOnRequest extends Map<string, Uint8Array | string> {
     return this.entries();
   }
 
-  override forEach(callback: (value: Uint8Array | string, key: string, map: Map<string, Uint8Array | string>) => void, thisArg?: unknown): void {
+  override forEach(
+    callback: (value: Uint8Array | string, key: string, map: Map<string, Uint8Array | string>) => void,
+    thisArg?: unknown,
+  ): void {
     for (const [key, value] of this.entries()) callback.call(thisArg, value, key, this);
   }
 }

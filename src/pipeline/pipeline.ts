@@ -122,7 +122,10 @@ interface SiteState {
 type CriticalCode = typeof import('./critical.ts') & typeof import('./critical/shape.ts');
 let criticalCode: Promise<CriticalCode> | undefined;
 function loadCriticalCode(): Promise<CriticalCode> {
-  criticalCode ??= Promise.all([import('./critical.ts'), import('./critical/shape.ts')]).then(([critical, shape]) => ({ ...critical, ...shape }));
+  criticalCode ??= Promise.all([import('./critical.ts'), import('./critical/shape.ts')]).then(([critical, shape]) => ({
+    ...critical,
+    ...shape,
+  }));
   return criticalCode;
 }
 
@@ -135,7 +138,11 @@ export class Pipeline {
   /** Each page's critical CSS with the stylesheet and HTML it came from: kept while neither changes. */
   readonly #critical = new Map<string, { css: string; html: string; critical: string }>();
   /** Critical CSS by page shape (see critical-shape.ts), for the stylesheet it was selected from. */
-  #byShape: { css: string; attributes: Set<string>; critical: Map<string, string> } = { css: '', attributes: new Set(), critical: new Map() };
+  #byShape: { css: string; attributes: Set<string>; critical: Map<string, string> } = {
+    css: '',
+    attributes: new Set(),
+    critical: new Map(),
+  };
   #config: SiteConfig | undefined;
   #template: string | undefined;
   #publicFiles: OutputFiles | undefined;
@@ -177,7 +184,11 @@ export class Pipeline {
 
   /** What the stages read, as the watcher maps a changed file to them. */
   get reads(): { site: string[]; css: string[]; client: string[] } {
-    return { site: this.#site?.inputs ?? [], css: this.#stylesheet?.dependencies ?? [], client: this.#client?.inputs ?? [] };
+    return {
+      site: this.#site?.inputs ?? [],
+      css: this.#stylesheet?.dependencies ?? [],
+      client: this.#client?.inputs ?? [],
+    };
   }
 
   /** Reruns the `changed` stages, the stages that need them, and any stage a failure left stale; then the pages. */
@@ -230,7 +241,13 @@ export class Pipeline {
       times.critical = Math.round(performance.now() - began);
       return count;
     });
-    const [done, derived] = await Promise.all([ready, critical.then((count) => ({ count }), (error: unknown) => ({ error }))]);
+    const [done, derived] = await Promise.all([
+      ready,
+      critical.then(
+        (count) => ({ count }),
+        (error: unknown) => ({ error }),
+      ),
+    ]);
     const stages = STAGES.filter((stage) => notes.has(stage));
     const rebuilt = stages.map((stage) => notes.get(stage)!);
     const failed = STAGES.find((stage) => failures.has(stage));
@@ -270,13 +287,24 @@ export class Pipeline {
       case 'stylesheet': {
         // Imported when first needed: lightningcss loads while esbuild compiles the site's code.
         const { compileStylesheet } = await import('./css.ts');
-        this.#stylesheet = await compileStylesheet({ entry: paths.stylesheet, browserslist: this.#config!.build.browserslist, base });
+        this.#stylesheet = await compileStylesheet({
+          entry: paths.stylesheet,
+          browserslist: this.#config!.build.browserslist,
+          base,
+        });
         return 'CSS';
       }
       case 'content': {
         const site = await loadSite(paths);
         const content = validateContent(paths, site);
-        this.#site = { code: site.hash, routes: checkRoutes(paths, site.routes), head: site.head, errorScreen: site.errorScreen, content, inputs: site.inputs };
+        this.#site = {
+          code: site.hash,
+          routes: checkRoutes(paths, site.routes),
+          head: site.head,
+          errorScreen: site.errorScreen,
+          content,
+          inputs: site.inputs,
+        };
         return 'site code';
       }
       case 'render': {
@@ -288,7 +316,9 @@ export class Pipeline {
         const cache = this.#options.cache;
         // A render is made from the tool, the site's code and content, the config, the base and the path; and, since
         // a page may show the year (the footer does), the day it was made on.
-        const renderBase = cache && hash(toolVersionKey(), this.#site!.code, JSON.stringify(this.#config), base, new Date().toDateString());
+        const renderBase =
+          cache &&
+          hash(toolVersionKey(), this.#site!.code, JSON.stringify(this.#config), base, new Date().toDateString());
         this.#rendered = this.#site!.routes.map((route) => {
           const key = renderBase && hash(renderBase, route.path);
           const kept = key ? cache!.page(key)?.page : undefined;
@@ -306,7 +336,13 @@ export class Pipeline {
           root: paths.root,
           islandsDir: paths.islands,
           behavioursDir: paths.behaviours,
-          pages: dev ? [devEntry(paths)] : this.#rendered!.map(({ route, page }) => ({ name: entryName(route), path: route.path, islands: page.islands })),
+          pages: dev
+            ? [devEntry(paths)]
+            : this.#rendered!.map(({ route, page }) => ({
+                name: entryName(route),
+                path: route.path,
+                islands: page.islands,
+              })),
           target: esbuildTargets(resolveBrowsers(this.#config!.build.browserslist)),
           base,
           errorScreen: findModule(paths.errorScreen),
@@ -316,7 +352,9 @@ export class Pipeline {
         };
         const cache = this.#options.cache;
         // Kept while the tool, the entries and every file the bundle read are the same (the cache checks the files).
-        const key = cache && hash(toolVersionKey(), JSON.stringify({ ...options, cache: undefined }), islandFiles(paths).join('\n'));
+        const key =
+          cache &&
+          hash(toolVersionKey(), JSON.stringify({ ...options, cache: undefined }), islandFiles(paths).join('\n'));
         const kept = key ? cache!.bundle(key) : undefined;
         this.#client = kept ?? (await bundleClient(options));
         if (key && !kept) cache!.setBundle(key, this.#client);
@@ -396,7 +434,9 @@ export class Pipeline {
       // Only the pages' paths, so that a public file in the way is reported now; the pages are made on request.
       pages: [...byFile.keys()].map((file) => ({ file, html: '' })),
       site: config.site,
-      indexed: site.routes.filter((route) => !route.head({ ...props, path: route.path }).noindex).map((route) => route.path),
+      indexed: site.routes
+        .filter((route) => !route.head({ ...props, path: route.path }).noindex)
+        .map((route) => route.path),
       headers: config.headers,
     });
     for (const file of byFile.keys()) files.delete(file);
@@ -415,20 +455,56 @@ export class Pipeline {
       const route = byFile.get(file)!;
       const page = rendered(route);
       // The islands it names must exist (the dev entry bundles whatever is in the folder).
-      if (page.islands.length > 0) entrySource({ islandsDir: paths.islands, behavioursDir: paths.behaviours }, { name: 'dev', path: route.path, islands: page.islands }, paths.root);
+      if (page.islands.length > 0)
+        entrySource(
+          { islandsDir: paths.islands, behavioursDir: paths.behaviours },
+          { name: 'dev', path: route.path, islands: page.islands },
+          paths.root,
+        );
       // Other pages only matter for an #anchor on them: each is rendered when a link needs its ids.
       const others = site.routes
         .filter((other) => other !== route)
-        .map((other) => ({ path: other.path, links: [], get ids() { return rendered(other).ids; } }));
-      assertNoBrokenLinks(findBrokenLinks([{ path: route.path, links: page.links, ids: page.ids }, ...others], known, base));
+        .map((other) => ({
+          path: other.path,
+          links: [],
+          get ids() {
+            return rendered(other).ids;
+          },
+        }));
+      assertNoBrokenLinks(
+        findBrokenLinks([{ path: route.path, links: page.links, ids: page.ids }, ...others], known, base),
+      );
       const { critical, derived } = this.#criticalFor(file, page.html);
       if (derived) this.#derivedOnRequest += 1;
       const scripts = page.islands.length > 0 ? client.pages.get('dev') : undefined;
       const fontsAfterPaint = this.#criticalCode!.fontsAfterPaint(stylesheet.css, critical);
-      return pageDocument({ config, base, route, page, template: this.#template!, paths, scripts, captureScript: client.captureScript, critical, fontsAfterPaint, cssFile, head, extraScripts });
+      return pageDocument({
+        config,
+        base,
+        route,
+        page,
+        template: this.#template!,
+        paths,
+        scripts,
+        captureScript: client.captureScript,
+        critical,
+        fontsAfterPaint,
+        cssFile,
+        head,
+        extraScripts,
+      });
     };
-    const inputs = [...new Set([paths.config, ...site.inputs, ...stylesheet.dependencies, ...client.inputs, paths.template])].sort();
-    return { config, files: new PagesOnRequest(files, byFile.keys(), make), pages: [], client, stylesheet: base + cssFile, inputs };
+    const inputs = [
+      ...new Set([paths.config, ...site.inputs, ...stylesheet.dependencies, ...client.inputs, paths.template]),
+    ].sort();
+    return {
+      config,
+      files: new PagesOnRequest(files, byFile.keys(), make),
+      pages: [],
+      client,
+      stylesheet: base + cssFile,
+      inputs,
+    };
   }
 
   /** Documents and the whole output, checked for broken links. */
@@ -454,7 +530,21 @@ export class Pipeline {
       if (kept && kept.documentKey === documentKey) html = kept.html;
       else {
         const fontsAfterPaint = this.#criticalCode!.fontsAfterPaint(stylesheet.css, critical);
-        html = pageDocument({ config, base, route, page, template: this.#template!, paths, scripts, captureScript: client.captureScript, critical, fontsAfterPaint, cssFile, head, extraScripts });
+        html = pageDocument({
+          config,
+          base,
+          route,
+          page,
+          template: this.#template!,
+          paths,
+          scripts,
+          captureScript: client.captureScript,
+          critical,
+          fontsAfterPaint,
+          cssFile,
+          head,
+          extraScripts,
+        });
         if (key) cache!.setPage(key, { page, cssKey: cssKey!, critical, documentKey: documentKey!, html });
       }
       void compressor?.compress(file, html);
@@ -472,32 +562,47 @@ export class Pipeline {
     });
     const linked = rendered.map(({ route, page }) => ({ path: route.path, links: page.links, ids: page.ids }));
     assertNoBrokenLinks(findBrokenLinks(linked, new Set(files.keys()), base));
-    const inputs = [...new Set([paths.config, ...this.#site!.inputs, ...stylesheet.dependencies, ...client.inputs, paths.template])].sort();
+    const inputs = [
+      ...new Set([paths.config, ...this.#site!.inputs, ...stylesheet.dependencies, ...client.inputs, paths.template]),
+    ].sort();
     return { config, files, pages, client, stylesheet: base + cssFile, inputs };
   }
 }
 
 /** The island and behaviour modules in their folders: which one a name resolves to depends on what is there. */
 function islandFiles(paths: ProjectPaths): string[] {
-  return [paths.islands, paths.behaviours].flatMap((dir) => (existsSync(dir) ? readdirSync(dir).sort().map((file) => join(dir, file)) : []));
+  return [paths.islands, paths.behaviours].flatMap((dir) =>
+    existsSync(dir)
+      ? readdirSync(dir)
+          .sort()
+          .map((file) => join(dir, file))
+      : [],
+  );
 }
 
 /** The names of the modules in a folder of islands or behaviours. */
 function moduleNames(dir: string): string[] {
-  const files = existsSync(dir) ? readdirSync(dir).filter((file) => /\.(tsx|ts|jsx|js)$/.test(file) && !/\.d\.ts$/.test(file)) : [];
+  const files = existsSync(dir)
+    ? readdirSync(dir).filter((file) => /\.(tsx|ts|jsx|js)$/.test(file) && !/\.d\.ts$/.test(file))
+    : [];
   return [...new Set(files.map((file) => file.replace(/\.[^.]+$/, '')))].sort();
 }
 
 /** Dev's one script entry: every island and behaviour module in their folders, each loaded only where a page has it. */
 function devEntry(paths: ProjectPaths): PageIslands {
   const islands = moduleNames(paths.islands).map((name) => ({ name, hydrate: 'idle' as const }));
-  const behaviours = moduleNames(paths.behaviours).map((name) => ({ name, hydrate: 'idle' as const, behaviour: true as const }));
+  const behaviours = moduleNames(paths.behaviours).map((name) => ({
+    name,
+    hydrate: 'idle' as const,
+    behaviour: true as const,
+  }));
   return { name: 'dev', path: 'site-gen watch', islands: [...islands, ...behaviours] };
 }
 
 export async function readTemplate(paths: ProjectPaths): Promise<string> {
   const shown = relative(paths.root, paths.template);
-  if (!existsSync(paths.template)) throw new TemplateError(`${shown} does not exist. Create the document template (see README.md, "Templates").`);
+  if (!existsSync(paths.template))
+    throw new TemplateError(`${shown} does not exist. Create the document template (see README.md, "Templates").`);
   const template = await readFile(paths.template, 'utf8');
   checkTemplate(template, shown);
   return template;
@@ -507,11 +612,17 @@ export function checkRoutes(paths: ProjectPaths, routes: Route[]): Route[] {
   const shown = relative(paths.root, paths.routes);
   const seen = new Map<string, string>();
   routes.forEach((route, i) => {
-    if (!route || typeof route.path !== 'string' || !route.path.startsWith('/')) throw new RoutesError(`${shown}: routes[${i}].path must be a path starting with "/".`);
-    if (typeof route.page !== 'function') throw new RoutesError(`${shown}: routes[${i}] (${route.path}) has no page component.`);
-    if (typeof route.head !== 'function') throw new RoutesError(`${shown}: routes[${i}] (${route.path}) has no head() function giving its title.`);
+    if (!route || typeof route.path !== 'string' || !route.path.startsWith('/'))
+      throw new RoutesError(`${shown}: routes[${i}].path must be a path starting with "/".`);
+    if (typeof route.page !== 'function')
+      throw new RoutesError(`${shown}: routes[${i}] (${route.path}) has no page component.`);
+    if (typeof route.head !== 'function')
+      throw new RoutesError(`${shown}: routes[${i}] (${route.path}) has no head() function giving its title.`);
     const file = routeFile(route);
-    if (seen.has(file)) throw new RoutesError(`${shown}: routes ${seen.get(file)} and ${route.path} both write ${file}. Give each route its own path.`);
+    if (seen.has(file))
+      throw new RoutesError(
+        `${shown}: routes ${seen.get(file)} and ${route.path} both write ${file}. Give each route its own path.`,
+      );
     seen.set(file, route.path);
   });
   return routes;

@@ -29,7 +29,9 @@ export function publicEntryForBrowser(behavioursDir?: string): Plugin {
   return {
     name: 'site-gen-public-entry',
     setup(build) {
-      build.onResolve({ filter: SPECIFIER }, (args) => ({ path: inBehaviours(args.importer) ? behaviourEntry : publicEntry }));
+      build.onResolve({ filter: SPECIFIER }, (args) => ({
+        path: inBehaviours(args.importer) ? behaviourEntry : publicEntry,
+      }));
     },
   };
 }

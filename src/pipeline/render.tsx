@@ -5,7 +5,14 @@ import type { BehaviourDefinition } from '../behaviour.ts';
 import { renderToString } from 'react-dom/server';
 import { BaseContext } from '../base.ts';
 import { IslandError, RenderError } from '../core/errors.ts';
-import { HYDRATE_STRATEGIES, IslandBoundary, IslandRegistryContext, type HydrateStrategy, type IslandDefinition, type IslandRegistry } from '../island.tsx';
+import {
+  HYDRATE_STRATEGIES,
+  IslandBoundary,
+  IslandRegistryContext,
+  type HydrateStrategy,
+  type IslandDefinition,
+  type IslandRegistry,
+} from '../island.tsx';
 import type { PageHead, PageProps, Route } from '../core/routes.ts';
 
 export interface IslandUse {
@@ -39,20 +46,32 @@ export interface RenderOptions {
 export function renderPage(route: Route, props: PageProps, options: RenderOptions = {}): RenderedPage {
   const base = options.base ?? '/';
   const uses: Array<{ definition: Definition; props: unknown; children?: ReactNode }> = [];
-  const registry: IslandRegistry = { add: (definition: Definition, islandProps: unknown, children?: ReactNode) => uses.push({ definition, props: islandProps, children }) - 1 };
+  const registry: IslandRegistry = {
+    add: (definition: Definition, islandProps: unknown, children?: ReactNode) =>
+      uses.push({ definition, props: islandProps, children }) - 1,
+  };
   let html: string;
   let head: PageHead;
   try {
     head = route.head(props);
-    html = renderToString(withContext(base, createElement(IslandRegistryContext.Provider, { value: registry }, createElement(route.page, props))));
+    html = renderToString(
+      withContext(
+        base,
+        createElement(IslandRegistryContext.Provider, { value: registry }, createElement(route.page, props)),
+      ),
+    );
   } catch (error) {
-    throw new RenderError(`Could not render ${route.path}: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+    throw new RenderError(`Could not render ${route.path}: ${(error as Error)?.message ?? String(error)}`, {
+      cause: error,
+    });
   }
   // A behaviour's markup may hold islands: they join `uses` as it is rendered, and are filled in after it.
   for (let index = 0; index < uses.length; index++) {
     const { definition, props: islandProps, children } = uses[index]!;
     const placeholder = `<site-island data-island-slot="${index}"></site-island>`;
-    html = html.replace(placeholder, () => renderIsland(route.path, definition, islandProps, index, base, { registry, children }));
+    html = html.replace(placeholder, () =>
+      renderIsland(route.path, definition, islandProps, index, base, { registry, children }),
+    );
   }
   const { links, ids } = collectLinks(html);
   return {
@@ -79,20 +98,33 @@ export interface BehaviourMarkup {
  * The island's markup: its own render (ids prefixed so they match the browser's), wrapped with what the runtime needs.
  * A behaviour's markup is the children it was given on the page, and the wrapper says it runs without React.
  */
-export function renderIsland(path: string, definition: Definition, props: unknown, index: number, base = '/', markup?: BehaviourMarkup): string {
+export function renderIsland(
+  path: string,
+  definition: Definition,
+  props: unknown,
+  index: number,
+  base = '/',
+  markup?: BehaviourMarkup,
+): string {
   const { name, hydrate, media, targets } = definition;
   const behaviour = isBehaviour(definition);
   const kind = behaviour ? 'Behaviour' : 'Island';
   const folder = behaviour ? 'src/site/behaviours/' : 'src/site/islands/';
   if (!/^[a-z][a-z0-9-]*$/.test(name)) {
-    throw new IslandError(`${kind} "${name}" on ${path}: ${kind.toLowerCase()} names are lower-case words joined by "-", the file name of its module in ${folder}.`);
+    throw new IslandError(
+      `${kind} "${name}" on ${path}: ${kind.toLowerCase()} names are lower-case words joined by "-", the file name of its module in ${folder}.`,
+    );
   }
   if (!(HYDRATE_STRATEGIES as readonly string[]).includes(hydrate)) {
     const names = HYDRATE_STRATEGIES.map((s) => `"${s}"`);
-    throw new IslandError(`${kind} "${name}" on ${path}: hydrate must be ${names.slice(0, -1).join(', ')} or ${names.at(-1)}, not "${hydrate}".`);
+    throw new IslandError(
+      `${kind} "${name}" on ${path}: hydrate must be ${names.slice(0, -1).join(', ')} or ${names.at(-1)}, not "${hydrate}".`,
+    );
   }
   if (hydrate === 'media' && !media) {
-    throw new IslandError(`${kind} "${name}" on ${path}: hydrate "media" needs a media query, e.g. { hydrate: 'media', media: '(min-width: 768px)' }.`);
+    throw new IslandError(
+      `${kind} "${name}" on ${path}: hydrate "media" needs a media query, e.g. { hydrate: 'media', media: '(min-width: 768px)' }.`,
+    );
   }
   const json = serializeProps(name, path, props, kind);
   const id = `i${index}-`;
@@ -103,10 +135,15 @@ export function renderIsland(path: string, definition: Definition, props: unknow
       : createElement(IslandBoundary, { name }, createElement(definition.component, props as object));
     inner = renderToString(withContext(base, content), { identifierPrefix: id });
   } catch (error) {
-    throw new RenderError(`Could not render ${kind.toLowerCase()} "${name}" on ${path}: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+    throw new RenderError(
+      `Could not render ${kind.toLowerCase()} "${name}" on ${path}: ${(error as Error)?.message ?? String(error)}`,
+      { cause: error },
+    );
   }
   // React islands hydrate with their ids' prefix; a behaviour is never rendered again in the browser.
-  const attrs = behaviour ? [`data-island="${name}"`, `data-hydrate="${hydrate}"`, 'data-behaviour'] : [`data-island="${name}"`, `data-hydrate="${hydrate}"`, `data-id="${id}"`];
+  const attrs = behaviour
+    ? [`data-island="${name}"`, `data-hydrate="${hydrate}"`, 'data-behaviour']
+    : [`data-island="${name}"`, `data-hydrate="${hydrate}"`, `data-id="${id}"`];
   if (media) attrs.push(`data-media="${escapeAttribute(media)}"`);
   if (targets) attrs.push(`data-targets="${escapeAttribute(targets)}"`);
   // Single-quoted: JSON is full of `"`, each of which would cost six bytes as `&quot;` (about 80 B gzip on the home page).
@@ -120,11 +157,18 @@ function withContext(base: string, element: ReactElement): ReactElement {
 }
 
 /** JSON of the island's props; anything JSON cannot carry faithfully is an error, not a silent loss. */
-export function serializeProps(name: string, path: string, props: unknown, kind: 'Island' | 'Behaviour' = 'Island'): string {
+export function serializeProps(
+  name: string,
+  path: string,
+  props: unknown,
+  kind: 'Island' | 'Behaviour' = 'Island',
+): string {
   const problem = findUnserializable(props, 'props');
   if (problem) {
     const inside = kind === 'Island' ? 'the island component' : "the behaviour's mount function";
-    throw new IslandError(`${kind} "${name}" on ${path}: ${problem.at} is ${problem.what}; ${kind.toLowerCase()} props must be JSON data (strings, numbers, booleans, null, arrays, plain objects). Move it inside ${inside}.`);
+    throw new IslandError(
+      `${kind} "${name}" on ${path}: ${problem.at} is ${problem.what}; ${kind.toLowerCase()} props must be JSON data (strings, numbers, booleans, null, arrays, plain objects). Move it inside ${inside}.`,
+    );
   }
   return JSON.stringify(props ?? {});
 }
@@ -143,7 +187,11 @@ function findUnserializable(value: unknown, at: string): { at: string; what: str
     return null;
   }
   const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return { at, what: `a ${proto?.constructor?.name ?? 'class'} instance${'$$typeof' in (value as object) ? ' (a React element)' : ''}` };
+  if (proto !== Object.prototype && proto !== null)
+    return {
+      at,
+      what: `a ${proto?.constructor?.name ?? 'class'} instance${'$$typeof' in (value as object) ? ' (a React element)' : ''}`,
+    };
   if ('$$typeof' in (value as object)) return { at, what: 'a React element' };
   for (const [key, item] of Object.entries(value)) {
     if (item === undefined) continue;
@@ -155,7 +203,12 @@ function findUnserializable(value: unknown, at: string): { at: string; what: str
 
 /** An attribute value safe in either quoting (a template may use `'` or `"`). */
 export function escapeAttribute(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&#39;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
 }
 
 /** The value of a single-quoted attribute: `"` stays as it is (JSON is full of them). */

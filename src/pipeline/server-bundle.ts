@@ -30,14 +30,19 @@ export class ServerBundleFailure extends Error {
 }
 
 export function formatMessage(message: Message): string {
-  const where = message.location ? `${message.location.file}:${message.location.line}:${message.location.column + 1}: ` : '';
+  const where = message.location
+    ? `${message.location.file}:${message.location.line}:${message.location.column + 1}: `
+    : '';
   return `${where}${message.text}`;
 }
 
 let loads = 0;
 
 export async function loadServerModule<T>(options: ServerBundleOptions): Promise<ServerModule<T>> {
-  const entry = 'file' in options.entry ? { entryPoints: [options.entry.file] } : { stdin: { ...options.entry, loader: 'ts' as const, sourcefile: 'site-gen-entry.ts' } };
+  const entry =
+    'file' in options.entry
+      ? { entryPoints: [options.entry.file] }
+      : { stdin: { ...options.entry, loader: 'ts' as const, sourcefile: 'site-gen-entry.ts' } };
   let result;
   try {
     result = await build({

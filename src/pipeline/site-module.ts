@@ -56,8 +56,14 @@ export function siteEntrySource(paths: ProjectPaths): string {
 }
 
 export async function loadSite(paths: ProjectPaths): Promise<LoadedSite> {
-  if (!existsSync(paths.contentSchema)) throw new ContentError(`${rel(paths, paths.contentSchema)} does not exist. Create it with the content schemas (export const collections = { ... }).`);
-  if (!existsSync(paths.routes)) throw new RoutesError(`${rel(paths, paths.routes)} does not exist. Create it with the routes (export const routes: Route[] = [ ... ]).`);
+  if (!existsSync(paths.contentSchema))
+    throw new ContentError(
+      `${rel(paths, paths.contentSchema)} does not exist. Create it with the content schemas (export const collections = { ... }).`,
+    );
+  if (!existsSync(paths.routes))
+    throw new RoutesError(
+      `${rel(paths, paths.routes)} does not exist. Create it with the routes (export const routes: Route[] = [ ... ]).`,
+    );
   try {
     const { exports, inputs, hash } = await loadServerModule<SiteModule>({
       entry: { contents: siteEntrySource(paths), resolveDir: paths.root },
@@ -75,23 +81,37 @@ function asLoadError(_paths: ProjectPaths, error: unknown): Error {
     const first = error.messages[0]!;
     const file = first.location?.file ?? '';
     const text = `${formatMessage(first)}${error.messages.length > 1 ? ` (and ${error.messages.length - 1} more errors)` : ''}`;
-    if (file.startsWith('content/')) return new ContentError(`Content could not be compiled: ${text}. Fix the file and build again.`);
+    if (file.startsWith('content/'))
+      return new ContentError(`Content could not be compiled: ${text}. Fix the file and build again.`);
     return new BundleError(`The site's code could not be compiled: ${text}. Fix the file and build again.`);
   }
   const message = error instanceof Error ? error.message : String(error);
-  return new RenderError(`The site's code threw while loading (${message}). Check the module named in the stack (run with --debug).`, { cause: error });
+  return new RenderError(
+    `The site's code threw while loading (${message}). Check the module named in the stack (run with --debug).`,
+    { cause: error },
+  );
 }
 
 /** Validates every content file against its collection's schema; returns the parsed content keyed by collection. */
 export function validateContent(paths: ProjectPaths, site: SiteModule): Record<string, unknown> {
   if (!site.collections || typeof site.collections !== 'object') {
-    throw new ContentError(`${rel(paths, paths.contentSchema)}: has no \`collections\` export. Export an object mapping each collection to { file, schema }.`);
+    throw new ContentError(
+      `${rel(paths, paths.contentSchema)}: has no \`collections\` export. Export an object mapping each collection to { file, schema }.`,
+    );
   }
   if (!Array.isArray(site.routes) || site.routes.length === 0) {
-    throw new RoutesError(`${rel(paths, paths.routes)}: \`routes\` must be a non-empty array of routes. Export const routes = [{ path: '/', page, head }].`);
+    throw new RoutesError(
+      `${rel(paths, paths.routes)}: \`routes\` must be a non-empty array of routes. Export const routes = [{ path: '/', page, head }].`,
+    );
   }
-  for (const [hook, file, kind] of [['head', paths.head, 'a named export `head`, a function'], ['errorScreen', paths.errorScreen, 'a default export, a React component']] as const) {
-    if (site[hook] !== undefined && typeof site[hook] !== 'function') throw new RenderError(`${rel(paths, findModule(file) ?? file)}: needs ${kind} (see README.md, "Make your own site").`);
+  for (const [hook, file, kind] of [
+    ['head', paths.head, 'a named export `head`, a function'],
+    ['errorScreen', paths.errorScreen, 'a default export, a React component'],
+  ] as const) {
+    if (site[hook] !== undefined && typeof site[hook] !== 'function')
+      throw new RenderError(
+        `${rel(paths, findModule(file) ?? file)}: needs ${kind} (see README.md, "Make your own site").`,
+      );
   }
   const content: Record<string, unknown> = {};
   const known = new Set<string>();
@@ -99,14 +119,24 @@ export function validateContent(paths: ProjectPaths, site: SiteModule): Record<s
     const shown = `content/${collection.file}`;
     known.add(collection.file);
     const mod = site.contentModules[collection.file];
-    if (!mod) throw new ContentError(`${shown} does not exist, but content/schema.ts declares the collection "${name}" in it. Create the file or remove the collection.`);
-    if (mod.default === undefined) throw new ContentError(`${shown}: has no default export. End it with \`export default { ... }\` holding the ${name}.`);
+    if (!mod)
+      throw new ContentError(
+        `${shown} does not exist, but content/schema.ts declares the collection "${name}" in it. Create the file or remove the collection.`,
+      );
+    if (mod.default === undefined)
+      throw new ContentError(
+        `${shown}: has no default export. End it with \`export default { ... }\` holding the ${name}.`,
+      );
     const parsed = collection.schema.safeParse(mod.default);
-    if (!parsed.success) throw new ContentError(describeIssue(shown, parsed.error, { prefix: name, data: mod.default, separator: ' ' }));
+    if (!parsed.success)
+      throw new ContentError(describeIssue(shown, parsed.error, { prefix: name, data: mod.default, separator: ' ' }));
     content[name] = parsed.data;
   }
   for (const file of Object.keys(site.contentModules)) {
-    if (!known.has(file)) throw new ContentError(`content/${file} is not declared in content/schema.ts. Add a collection for it or move it out of content/.`);
+    if (!known.has(file))
+      throw new ContentError(
+        `content/${file} is not declared in content/schema.ts. Add a collection for it or move it out of content/.`,
+      );
   }
   return content;
 }

@@ -3,8 +3,14 @@ import browserslist from 'browserslist';
 import { ConfigError } from '../core/errors.ts';
 
 const ESBUILD_NAMES: Record<string, string> = {
-  chrome: 'chrome', and_chr: 'chrome', edge: 'edge', firefox: 'firefox', and_ff: 'firefox',
-  safari: 'safari', ios_saf: 'ios', opera: 'opera',
+  chrome: 'chrome',
+  and_chr: 'chrome',
+  edge: 'edge',
+  firefox: 'firefox',
+  and_ff: 'firefox',
+  safari: 'safari',
+  ios_saf: 'ios',
+  opera: 'opera',
 };
 
 /** The one check of the config's browserslist queries, for the CSS and the JavaScript alike. */

@@ -16,11 +16,16 @@ export function assertSafeOutDir(outDir: string, root: string, flag = '--out'): 
   const out = resolve(outDir);
   const project = resolve(root);
   if (out === project || project.startsWith(out + sep)) {
-    throw new WriteError(`${flag} ${outDir} would replace the project folder ${project}. Choose a folder inside it, such as dist.`);
+    throw new WriteError(
+      `${flag} ${outDir} would replace the project folder ${project}. Choose a folder inside it, such as dist.`,
+    );
   }
   for (const source of ['src', 'content', 'templates', 'public', 'test', 'bin', 'node_modules']) {
     const dir = join(project, source);
-    if (out === dir || out.startsWith(dir + sep)) throw new WriteError(`${flag} ${outDir} is inside the project's ${source}/ folder. Choose a folder of its own, such as dist.`);
+    if (out === dir || out.startsWith(dir + sep))
+      throw new WriteError(
+        `${flag} ${outDir} is inside the project's ${source}/ folder. Choose a folder of its own, such as dist.`,
+      );
   }
 }
 
@@ -29,7 +34,9 @@ export function assertSafeOutDir(outDir: string, root: string, flag = '--out'): 
 export async function withPrecompressed(files: OutputFiles, compressor: Compressor): Promise<OutputFiles> {
   const sorted = [...files].sort(([a], [b]) => a.localeCompare(b));
   const compressed = await Promise.all(
-    sorted.map(([path, data]) => (shouldPrecompress(path, byteLength(data)) && !isBuildMetadata(path) ? compressor.compress(path, data) : undefined)),
+    sorted.map(([path, data]) =>
+      shouldPrecompress(path, byteLength(data)) && !isBuildMetadata(path) ? compressor.compress(path, data) : undefined,
+    ),
   );
   const out: OutputFiles = new Map();
   sorted.forEach(([path, data], index) => {
@@ -66,11 +73,18 @@ export async function writeOutput(outDir: string, files: OutputFiles, rest?: Pro
   try {
     await mkdir(parent, { recursive: true });
     if (existsSync(out) && !(await stat(out)).isDirectory()) {
-      throw new WriteError(`--out ${relative(process.cwd(), out) || out} is a file, not a folder. Remove it or choose another --out.`);
+      throw new WriteError(
+        `--out ${relative(process.cwd(), out) || out} is a file, not a folder. Remove it or choose another --out.`,
+      );
     }
     await mkdir(staging, { recursive: true });
     await writeFiles(staging, [...files], made);
-    if (restFiles) await writeFiles(staging, [...(await restFiles)].filter(([path]) => !files.has(path)), made);
+    if (restFiles)
+      await writeFiles(
+        staging,
+        [...(await restFiles)].filter(([path]) => !files.has(path)),
+        made,
+      );
     if (existsSync(out)) await rename(out, previous);
     await rename(staging, out);
   } catch (error) {
@@ -78,13 +92,20 @@ export async function writeOutput(outDir: string, files: OutputFiles, rest?: Pro
     if (existsSync(previous) && !existsSync(out)) await rename(previous, out);
     if (error instanceof WriteError || restFailed) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    throw new WriteError(`Could not write the output to ${out} (${code ?? (error as Error).message}). Check that the folder is writable and the disk has space; the previous output was kept.`, { cause: error });
+    throw new WriteError(
+      `Could not write the output to ${out} (${code ?? (error as Error).message}). Check that the folder is writable and the disk has space; the previous output was kept.`,
+      { cause: error },
+    );
   }
   await rm(previous, { recursive: true, force: true });
 }
 
 /** Writes `entries` under `dir`: folders first, each once (`made` knows those already there); then the files, many at a time. */
-async function writeFiles(dir: string, entries: Array<[string, Uint8Array | string]>, made: Set<string>): Promise<void> {
+async function writeFiles(
+  dir: string,
+  entries: Array<[string, Uint8Array | string]>,
+  made: Set<string>,
+): Promise<void> {
   for (const folder of [...new Set(entries.map(([path]) => dirname(join(dir, path))))].sort()) {
     if (made.has(folder)) continue;
     await mkdir(folder, { recursive: true });
@@ -106,7 +127,9 @@ export async function readTree(dir: string): Promise<OutputFiles> {
   const files: OutputFiles = new Map();
   if (!existsSync(dir)) return files;
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  for (const entry of entries.filter((e) => e.isFile()).sort((a, b) => join(a.parentPath, a.name).localeCompare(join(b.parentPath, b.name)))) {
+  for (const entry of entries
+    .filter((e) => e.isFile())
+    .sort((a, b) => join(a.parentPath, a.name).localeCompare(join(b.parentPath, b.name)))) {
     const full = join(entry.parentPath, entry.name);
     files.set(relative(dir, full).split(sep).join('/'), await readFile(full));
   }

@@ -14,7 +14,7 @@ let started = false;
 function startRuntime(): void {
   if (started || !entry) return;
   started = true;
-  import(entry).catch((error: unknown) => console.error('site-gen: the page\'s script could not be loaded:', error));
+  import(entry).catch((error: unknown) => console.error("site-gen: the page's script could not be loaded:", error));
 }
 let waiting = 2;
 const ready = () => {
@@ -39,14 +39,16 @@ function onIntent(event: Event): void {
   const islands = document.querySelectorAll<HTMLElement>('site-island[data-island]:not([data-hydrated])');
   if (pendingIslandOf(event.target) || [...islands].some((island) => owns(island, event.target))) startRuntime();
 }
-for (const type of ['pointerover', 'focusin', 'touchstart']) document.addEventListener(type, onIntent, { capture: true, passive: true });
+for (const type of ['pointerover', 'focusin', 'touchstart'])
+  document.addEventListener(type, onIntent, { capture: true, passive: true });
 
 // Clicks and submits are cancelled now and replayed: their default (follow a link, send the form) happens once, at
 // the replay, unless the live island cancels it. Keys and typing keep their default (the text goes into the field
 // now) and replay for the island's handlers.
 const CANCELLED = new Set(['click', 'submit']);
 
-const isCheckable = (node: Element): node is HTMLInputElement => node instanceof HTMLInputElement && (node.type === 'checkbox' || node.type === 'radio');
+const isCheckable = (node: Element): node is HTMLInputElement =>
+  node instanceof HTMLInputElement && (node.type === 'checkbox' || node.type === 'radio');
 
 /** Clicks the browser must act on now: a file picker opens only for the visitor's own click; a label passes its click on to its control, which is held instead. */
 function passesNow(event: Event, target: Element): boolean {
@@ -72,7 +74,12 @@ function causeOf(event: Event, target: Element): HeldEvent | undefined {
     const held = capture.held[i]!;
     if (held.event.type !== 'keydown') continue;
     const key = (held.event as KeyboardEvent).key;
-    if (keyboardClick ? held.target === target && (key === 'Enter' || key === ' ') : key === 'Enter' && target.contains(held.target)) return held;
+    if (
+      keyboardClick
+        ? held.target === target && (key === 'Enter' || key === ' ')
+        : key === 'Enter' && target.contains(held.target)
+    )
+      return held;
   }
   return undefined;
 }
@@ -94,10 +101,12 @@ function hold(event: Event): void {
     if ('value' in target && (event.type === 'input' || event.type === 'change')) held.value = String(target.value);
   }
   // Typing makes one input event a key: the last one carries the field's value, and one replay of it is enough.
-  if (event.type === 'input') capture.held = capture.held.filter((other) => other.event.type !== 'input' || other.target !== target);
+  if (event.type === 'input')
+    capture.held = capture.held.filter((other) => other.event.type !== 'input' || other.target !== target);
   capture.held.push(held);
   startRuntime();
   capture.onHold?.(island);
 }
 
-for (const type of ['click', 'submit', 'keydown', 'keyup', 'input', 'change']) document.addEventListener(type, hold, true);
+for (const type of ['click', 'submit', 'keydown', 'keyup', 'input', 'change'])
+  document.addEventListener(type, hold, true);

@@ -41,15 +41,32 @@ function Live({ onLive, children }: { onLive: () => void; children?: ReactNode }
 }
 
 /** Hydrates the island in its element; resolves once it is committed and its effects have run. */
-export function hydrateIsland(element: HTMLElement, name: string, island: IslandComponent<object>, context: HydrateContext): Promise<void> {
+export function hydrateIsland(
+  element: HTMLElement,
+  name: string,
+  island: IslandComponent<object>,
+  context: HydrateContext,
+): Promise<void> {
   const props = propsOf(element);
   const component = island.island.component as ComponentType<object>;
-  const guarded = createElement(IslandBoundary, { name, fallback: errorScreen(context.loadErrorScreen) }, createElement(component, props));
+  const guarded = createElement(
+    IslandBoundary,
+    { name, fallback: errorScreen(context.loadErrorScreen) },
+    createElement(component, props),
+  );
   return new Promise((resolve) => {
-    hydrateRoot(element, createElement(Live, { onLive: () => resolve() }, createElement(BaseContext.Provider, { value: context.base }, guarded)), {
-      identifierPrefix: element.dataset.id,
-      // One line per failed island; the boundary shows the error screen in its place.
-      onCaughtError: (error) => console.error(`Island "${name}" failed to render:`, error),
-    });
+    hydrateRoot(
+      element,
+      createElement(
+        Live,
+        { onLive: () => resolve() },
+        createElement(BaseContext.Provider, { value: context.base }, guarded),
+      ),
+      {
+        identifierPrefix: element.dataset.id,
+        // One line per failed island; the boundary shows the error screen in its place.
+        onCaughtError: (error) => console.error(`Island "${name}" failed to render:`, error),
+      },
+    );
   });
 }

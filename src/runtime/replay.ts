@@ -37,7 +37,9 @@ export function replay(island: HTMLElement, held: HeldEvent[]): void {
     if (entry.event.type === 'submit' && target instanceof HTMLFormElement) {
       // requestSubmit fires the submit the island listens for and, unless cancelled, sends the form as the browser would.
       const submitter = (entry.event as SubmitEvent).submitter;
-      target.requestSubmit(submitter?.isConnected && (submitter as HTMLButtonElement).form === target ? submitter : undefined);
+      target.requestSubmit(
+        submitter?.isConnected && (submitter as HTMLButtonElement).form === target ? submitter : undefined,
+      );
       continue;
     }
     // An event object cannot be dispatched twice: a copy with the same fields (keys, buttons, coordinates, submitter).

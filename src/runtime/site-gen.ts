@@ -7,10 +7,16 @@ export type { Mount, BehaviourDefinition } from '../behaviour.ts';
 export type { BehaviourComponent, HydrateStrategy, IslandOptions } from '../island.tsx';
 
 /** The browser's `behaviour()`: the same definition as on the server (src/island.tsx), for the runtime to mount. */
-export function behaviour<P extends object = object>(name: string, options: IslandOptions, mount: Mount<P>): BehaviourComponent<P> {
+export function behaviour<P extends object = object>(
+  name: string,
+  options: IslandOptions,
+  mount: Mount<P>,
+): BehaviourComponent<P> {
   // Its markup is rendered on the server only: the browser never renders a behaviour, so there is no component here.
   const serverOnly = () => {
-    throw new Error(`Behaviour "${name}" renders on the server only; in the browser its mount function runs on that markup.`);
+    throw new Error(
+      `Behaviour "${name}" renders on the server only; in the browser its mount function runs on that markup.`,
+    );
   };
   return Object.assign(serverOnly, { behaviour: defineBehaviour(name, options, mount) });
 }

@@ -34,10 +34,14 @@ export function start(islands: IslandLoaders, behaviours: BehaviourLoaders, load
     const behaviour = behaviours[name];
     const island = islands[name];
     // Resolves once it is live or marked failed.
-    const run = isBehaviour ? behaviour && (() => startBehaviour(element, name, behaviour)) : island && (() => startIsland(element, name, island, context));
+    const run = isBehaviour
+      ? behaviour && (() => startBehaviour(element, name, behaviour))
+      : island && (() => startIsland(element, name, island, context));
     const strategy = strategies[element.dataset.hydrate ?? 'load'];
     if (!run || !strategy) {
-      console.error(`site-gen: no ${isBehaviour ? 'behaviour' : 'island'} "${name}" or strategy "${element.dataset.hydrate}" in this page's bundle`);
+      console.error(
+        `site-gen: no ${isBehaviour ? 'behaviour' : 'island'} "${name}" or strategy "${element.dataset.hydrate}" in this page's bundle`,
+      );
       continue;
     }
     let started = false;
@@ -56,9 +60,18 @@ export function start(islands: IslandLoaders, behaviours: BehaviourLoaders, load
 }
 
 /** Hydrates a React island; resolves once it is live or marked failed. The replay's code comes with the island's. */
-async function startIsland(element: HTMLElement, name: string, loader: IslandLoaders[string], context: Context): Promise<void> {
+async function startIsland(
+  element: HTMLElement,
+  name: string,
+  loader: IslandLoaders[string],
+  context: Context,
+): Promise<void> {
   try {
-    const [{ default: island }, { hydrateIsland }] = await Promise.all([loader(), import('./hydrate.ts'), import('./replay.ts')]);
+    const [{ default: island }, { hydrateIsland }] = await Promise.all([
+      loader(),
+      import('./hydrate.ts'),
+      import('./replay.ts'),
+    ]);
     await hydrateIsland(element, name, island, context);
     element.setAttribute('data-hydrated', '');
   } catch (error) {
@@ -72,7 +85,11 @@ async function startIsland(element: HTMLElement, name: string, loader: IslandLoa
 async function startBehaviour(element: HTMLElement, name: string, loader: BehaviourLoaders[string]): Promise<void> {
   let definition: BehaviourDefinition<object>;
   try {
-    [{ default: { behaviour: definition } }] = await Promise.all([loader(), import('./replay.ts')]);
+    [
+      {
+        default: { behaviour: definition },
+      },
+    ] = await Promise.all([loader(), import('./replay.ts')]);
   } catch (error) {
     console.error(`site-gen: behaviour "${name}" could not be loaded:`, error);
     element.setAttribute('data-hydrated', 'failed');

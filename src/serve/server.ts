@@ -117,7 +117,9 @@ function injectInto(html: string, snippet: string): string {
 /** The file of `dir` a page path names, if it is an HTML file: `/` -> index.html, `/contact` -> contact.html or contact/index.html. */
 async function findPage(dir: string, pathname: string): Promise<string | undefined> {
   const route = pathname.replace(/\/+$/, '');
-  const candidates = /\.html?$/.test(route) ? [route] : [`${route}.html`, `${route}/index.html`].filter((c) => c !== '.html');
+  const candidates = /\.html?$/.test(route)
+    ? [route]
+    : [`${route}.html`, `${route}/index.html`].filter((c) => c !== '.html');
   for (const candidate of candidates) {
     const file = path.join(dir, candidate);
     const info = await stat(file).catch(() => undefined);
@@ -159,7 +161,11 @@ function listenError(error: NodeJS.ErrnoException, host: string, port: number): 
 function buildFile(dir: string, name: string): { file: string; stamp: string; read(): string | undefined } {
   const file = path.join(dir, name);
   const info = statSync(file, { throwIfNoEntry: false });
-  return { file, stamp: info ? `${info.ino}:${info.mtimeMs}:${info.size}` : 'none', read: () => (info ? readFileSync(file, 'utf8') : undefined) };
+  return {
+    file,
+    stamp: info ? `${info.ino}:${info.mtimeMs}:${info.size}` : 'none',
+    read: () => (info ? readFileSync(file, 'utf8') : undefined),
+  };
 }
 
 /**
@@ -190,7 +196,13 @@ function isFile(file: string): boolean {
   return statSync(file, { throwIfNoEntry: false })?.isFile() ?? false;
 }
 
-function sendText(res: ServerResponse, policy: HttpPolicy, status: number, text: string, headers: Record<string, string> = {}): void {
+function sendText(
+  res: ServerResponse,
+  policy: HttpPolicy,
+  status: number,
+  text: string,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { ...policy.textHeaders(), ...headers });
   res.end(`${text}\n`);
 }
@@ -209,20 +221,36 @@ export function createStaticServer(options: StaticServerOptions): StaticServer {
   const { inject, handlers = [] } = options;
   const currentPolicy = options.policy ?? policyReader(dir);
   if (!notFoundPage.startsWith(dir + path.sep)) {
-    throw new UsageError(`notFoundPage "${options.notFoundPage}" is outside the served folder ${dir}; give a path inside it, like 404.html.`);
+    throw new UsageError(
+      `notFoundPage "${options.notFoundPage}" is outside the served folder ${dir}; give a path inside it, like 404.html.`,
+    );
   }
 
   // dev: look files up on every request instead of indexing the folder once, so rebuilt files are served as they are
   // now (an index taken at start would send stale lengths for rewritten files). It costs a few stat calls per request.
   const files: RequestHandler = sirv(dir, { dev: true, etag: true, brotli: true, gzip: true, dotfiles: false });
 
-  async function sendPage(res: ServerResponse, policy: HttpPolicy, file: string, status: number, snippet: string): Promise<void> {
+  async function sendPage(
+    res: ServerResponse,
+    policy: HttpPolicy,
+    file: string,
+    status: number,
+    snippet: string,
+  ): Promise<void> {
     const html = injectInto(await readFile(file, 'utf8'), snippet);
-    res.writeHead(status, { ...policy.responseHeaders(path.relative(dir, file)), 'Content-Length': Buffer.byteLength(html) });
+    res.writeHead(status, {
+      ...policy.responseHeaders(path.relative(dir, file)),
+      'Content-Length': Buffer.byteLength(html),
+    });
     res.end(html);
   }
 
-  async function sendNotFound(req: IncomingMessage, res: ServerResponse, policy: HttpPolicy, pathname: string): Promise<void> {
+  async function sendNotFound(
+    req: IncomingMessage,
+    res: ServerResponse,
+    policy: HttpPolicy,
+    pathname: string,
+  ): Promise<void> {
     clearHeaders(res, policy);
     if (inject !== undefined) {
       const page = await stat(notFoundPage).catch(() => undefined);
@@ -250,7 +278,9 @@ export function createStaticServer(options: StaticServerOptions): StaticServer {
     // First, so every answer below carries them: writeHead() adds to headers set this way, and sirv keeps them.
     for (const [name, value] of Object.entries(policy.security)) res.setHeader(name, value);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      return sendText(res, policy, 405, `405 Method Not Allowed: ${req.method} (this server answers GET and HEAD)`, { Allow: 'GET, HEAD' });
+      return sendText(res, policy, 405, `405 Method Not Allowed: ${req.method} (this server answers GET and HEAD)`, {
+        Allow: 'GET, HEAD',
+      });
     }
     const pathname = safePathname(req.url);
     // Build metadata (the list of hashed files, _headers) is for servers and hosts, never for visitors.
@@ -296,7 +326,12 @@ export function createStaticServer(options: StaticServerOptions): StaticServer {
     answer().catch((error: unknown) => {
       if (res.headersSent) return void res.destroy();
       clearHeaders(res, policy);
-      sendText(res, policy, 500, `500 Internal Server Error: ${error instanceof Error ? error.message : String(error)}`);
+      sendText(
+        res,
+        policy,
+        500,
+        `500 Internal Server Error: ${error instanceof Error ? error.message : String(error)}`,
+      );
     });
   });
 

@@ -15,5 +15,10 @@ function head(meta: Meta, company: string) {
 export const routes: Route<Content>[] = [
   { path: '/', page: HomePage, head: ({ site, content }) => head(content.copy.meta.home, site.name) },
   { path: '/contact', page: ContactPage, head: ({ site, content }) => head(content.copy.meta.contact, site.name) },
-  { path: '/404', file: '404.html', page: NotFoundPage, head: ({ site, content }) => ({ ...head(content.copy.meta.notFound, site.name), noindex: true }) },
+  {
+    path: '/404',
+    file: '404.html',
+    page: NotFoundPage,
+    head: ({ site, content }) => ({ ...head(content.copy.meta.notFound, site.name), noindex: true }),
+  },
 ];

@@ -22,7 +22,9 @@ const UNUSED_MS = 24 * 60 * 60 * 1000;
  * the tool builds), bin/, and what fixes the compiler and the packages (package.json, package-lock.json, tsconfig.json).
  */
 export function toolSources(root = toolRoot) {
-  const files = ['package.json', 'package-lock.json', 'tsconfig.json'].map((file) => join(root, file)).filter((file) => existsSync(file));
+  const files = ['package.json', 'package-lock.json', 'tsconfig.json']
+    .map((file) => join(root, file))
+    .filter((file) => existsSync(file));
   const site = join(root, 'src', 'site');
   const walk = (dir) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -51,8 +53,12 @@ export function toolStamp(root = toolRoot) {
 /** The tool's source failed to compile: esbuild's messages, each naming the file, line and column. */
 export class ToolCompileError extends Error {
   constructor(messages) {
-    const lines = messages.map((m) => `  ${m.location ? `${m.location.file}:${m.location.line}:${m.location.column + 1}: ` : ''}${m.text}`);
-    super(`site-gen could not compile its own source (src/, an edit in progress?):\n${lines.join('\n')}\nFix the file and run the command again.`);
+    const lines = messages.map(
+      (m) => `  ${m.location ? `${m.location.file}:${m.location.line}:${m.location.column + 1}: ` : ''}${m.text}`,
+    );
+    super(
+      `site-gen could not compile its own source (src/, an edit in progress?):\n${lines.join('\n')}\nFix the file and run the command again.`,
+    );
     this.name = 'ToolCompileError';
   }
 }
@@ -66,7 +72,12 @@ export class ToolCompileError extends Error {
 export async function compiledTool(root = toolRoot) {
   const cache = toolCacheDir(root);
   const dir = join(cache, toolStamp(root));
-  const urls = (compiled) => ({ dir, main: pathToFileURL(join(dir, 'main.js')).href, index: pathToFileURL(join(dir, 'index.js')).href, compiled });
+  const urls = (compiled) => ({
+    dir,
+    main: pathToFileURL(join(dir, 'main.js')).href,
+    index: pathToFileURL(join(dir, 'index.js')).href,
+    compiled,
+  });
   if (existsSync(dir)) {
     markUsed(dir);
     return urls(false);

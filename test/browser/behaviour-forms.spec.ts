@@ -23,7 +23,9 @@ async function hydrated(locator: Locator): Promise<void> {
   // Islands hydrated at the first interaction start as the pointer reaches them, as a visitor's would.
   await locator.hover({ position: { x: 2, y: 2 } });
   await expect
-    .poll(() => locator.evaluate((el) => el.closest('site-island')?.getAttribute('data-hydrated') ?? null), { message: 'the island hydrates' })
+    .poll(() => locator.evaluate((el) => el.closest('site-island')?.getAttribute('data-hydrated') ?? null), {
+      message: 'the island hydrates',
+    })
     .toBe('');
 }
 
@@ -46,7 +48,13 @@ async function openContact(page: Page): Promise<void> {
   await hydrated(page.locator('form.contact-form'));
 }
 
-const CONTACT = { 'First Name': 'Jordan', 'Last Name': 'Rivers', Email: 'jordan@example.com', 'Phone Number': '(407) 555-0123', Message: 'A demo for you.' };
+const CONTACT = {
+  'First Name': 'Jordan',
+  'Last Name': 'Rivers',
+  Email: 'jordan@example.com',
+  'Phone Number': '(407) 555-0123',
+  Message: 'A demo for you.',
+};
 
 async function fillContact(page: Page, values: Partial<typeof CONTACT> = CONTACT): Promise<void> {
   for (const [label, value] of Object.entries(values)) await page.getByLabel(label, { exact: true }).fill(value);
@@ -78,28 +86,40 @@ async function recordTimeline(page: Page): Promise<void> {
       for (const record of records) {
         if (record.type === 'attributes') {
           const li = record.target as HTMLElement;
-          if (li.matches('li.toast') && li.dataset.state === 'closed' && record.oldValue !== 'closed') log.push({ what: 'dismissed', id: li.dataset.toastId, at: at() });
+          if (li.matches('li.toast') && li.dataset.state === 'closed' && record.oldValue !== 'closed')
+            log.push({ what: 'dismissed', id: li.dataset.toastId, at: at() });
           continue;
         }
         for (const node of record.addedNodes) {
-          if (node instanceof HTMLElement && node.matches('li.toast')) log.push({ what: 'shown', id: node.dataset.toastId, at: at() });
+          if (node instanceof HTMLElement && node.matches('li.toast'))
+            log.push({ what: 'shown', id: node.dataset.toastId, at: at() });
         }
         for (const node of record.removedNodes) {
-          if (node instanceof HTMLElement && node.matches('li.toast')) log.push({ what: 'removed', id: node.dataset.toastId, at: at() });
+          if (node instanceof HTMLElement && node.matches('li.toast'))
+            log.push({ what: 'removed', id: node.dataset.toastId, at: at() });
         }
       }
-    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-state'], attributeOldValue: true });
+    }).observe(document.body, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeFilter: ['data-state'],
+      attributeOldValue: true,
+    });
   });
 }
 
 async function timeline(page: Page) {
-  return page.evaluate(() => (window as unknown as { timeline: Array<{ what: string; id?: string; at: number }> }).timeline);
+  return page.evaluate(
+    () => (window as unknown as { timeline: Array<{ what: string; id?: string; at: number }> }).timeline,
+  );
 }
 
 /** Milliseconds between two events of the timeline (the first of each kind, for one toast if `id` is given). */
 async function between(page: Page, from: string, to: string, id?: string): Promise<number> {
   const log = await timeline(page);
-  const find = (what: string) => log.find((e) => e.what === what && (id === undefined || e.id === undefined || e.id === id));
+  const find = (what: string) =>
+    log.find((e) => e.what === what && (id === undefined || e.id === undefined || e.id === id));
   const a = find(from);
   const b = find(to);
   if (!a || !b) throw new Error(`timeline has no ${!a ? from : to} event: ${JSON.stringify(log)}`);
@@ -122,19 +142,37 @@ async function swipe(page: Page, toast: Locator, dx: number): Promise<void> {
  * props; the island is rendered again by the real renderer (src/pipeline/render.tsx) unless `ssr` is false, in which
  * case only the browser sees the changed props (a failure that happens in the browser alone).
  */
-async function serveFaqVariant(page: Page, change: (props: { items: Array<Record<string, unknown>> }) => unknown, ssr = true): Promise<void> {
+async function serveFaqVariant(
+  page: Page,
+  change: (props: { items: Array<Record<string, unknown>> }) => unknown,
+  ssr = true,
+): Promise<void> {
   await page.route(/\/$/, async (route) => {
     if (route.request().resourceType() !== 'document') return route.continue();
     const response = await route.fetch();
     const html = await response.text();
-    const island = /<site-island data-island="faq" data-hydrate="[^"]*" data-id="i(\d+)-" data-props='([^']*)'>[\s\S]*?<\/site-island>/.exec(html);
+    const island =
+      /<site-island data-island="faq" data-hydrate="[^"]*" data-id="i(\d+)-" data-props='([^']*)'>[\s\S]*?<\/site-island>/.exec(
+        html,
+      );
     if (!island) throw new Error('the home page has no FAQ island');
-    const props = JSON.parse(island[2]!.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&'));
+    const props = JSON.parse(
+      island[2]!
+        .replace(/&quot;/g, '"')
+        .replace(/&#39;/g, "'")
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&amp;/g, '&'),
+    );
     const changed = change(props);
     const replacement = ssr
       ? renderIsland('/', faqIsland.island, changed, Number(island[1]))
       : island[0].replace(/data-props='[^']*'/, `data-props='${escapeSingleQuotedAttribute(JSON.stringify(changed))}'`);
-    const headers = Object.fromEntries(Object.entries(response.headers()).filter(([name]) => !['content-encoding', 'content-length', 'etag'].includes(name)));
+    const headers = Object.fromEntries(
+      Object.entries(response.headers()).filter(
+        ([name]) => !['content-encoding', 'content-length', 'etag'].includes(name),
+      ),
+    );
     await route.fulfill({ status: response.status(), headers, body: html.replace(island[0], () => replacement) });
   });
 }
@@ -178,7 +216,9 @@ test.describe('FAQ accordion', () => {
     await expect(faq(page).getByRole('region')).toHaveCount(2);
   });
 
-  test('ArrowDown / ArrowUp move between the questions with wrap-around; Home and End go to the first and last', async ({ page }) => {
+  test('ArrowDown / ArrowUp move between the questions with wrap-around; Home and End go to the first and last', async ({
+    page,
+  }) => {
     await openFaq(page);
     const all = triggers(page);
     await all.nth(0).focus();
@@ -203,7 +243,9 @@ test.describe('FAQ accordion', () => {
 
   test('a disabled question cannot be opened and the keys skip it, Home and End included', async ({ page }) => {
     // Content with the 2nd, 3rd and last entries disabled, rendered by the real renderer.
-    await serveFaqVariant(page, (props) => ({ items: props.items.map((item, i) => ([1, 2, FAQ_COUNT - 1].includes(i) ? { ...item, disabled: true } : item)) }));
+    await serveFaqVariant(page, (props) => ({
+      items: props.items.map((item, i) => ([1, 2, FAQ_COUNT - 1].includes(i) ? { ...item, disabled: true } : item)),
+    }));
     await openFaq(page);
     const all = triggers(page);
     for (const i of [1, 2, FAQ_COUNT - 1]) await expect(all.nth(i)).toBeDisabled();
@@ -229,19 +271,26 @@ test.describe('FAQ accordion', () => {
 // Contact form
 
 test.describe('contact form', () => {
-  test('the browser requires the five text fields and a valid e-mail: nothing happens until they are right', async ({ page }) => {
+  test('the browser requires the five text fields and a valid e-mail: nothing happens until they are right', async ({
+    page,
+  }) => {
     await openContact(page);
     const send = page.getByRole('button', { name: 'Send Message' });
     await page.getByLabel(/I agree to the Terms/).check();
     await send.click();
     await expect(page.getByLabel('First Name')).toBeFocused();
     for (const label of ['First Name', 'Last Name', 'Email', 'Phone Number', 'Message']) {
-      expect(await page.getByLabel(label, { exact: true }).evaluate((el: HTMLInputElement) => el.validity.valueMissing), `${label} is required`).toBe(true);
+      expect(
+        await page.getByLabel(label, { exact: true }).evaluate((el: HTMLInputElement) => el.validity.valueMissing),
+        `${label} is required`,
+      ).toBe(true);
     }
     await fillContact(page, { ...CONTACT, Email: 'jordan-at-example' });
     await send.click();
     await expect(page.getByLabel('Email', { exact: true })).toBeFocused();
-    expect(await page.getByLabel('Email', { exact: true }).evaluate((el: HTMLInputElement) => el.validity.typeMismatch)).toBe(true);
+    expect(
+      await page.getByLabel('Email', { exact: true }).evaluate((el: HTMLInputElement) => el.validity.typeMismatch),
+    ).toBe(true);
     await expect(send).toBeEnabled();
     await expect(page.getByRole('alert')).toHaveCount(0);
     await expect(page.getByRole('status')).toHaveCount(0);
@@ -252,7 +301,9 @@ test.describe('contact form', () => {
   test('terms not ticked: a destructive toast, nothing submitted, every field kept', async ({ page }) => {
     await openContact(page);
     await fillContact(page);
-    await page.getByLabel('Attach a File').setInputFiles({ name: 'demo.txt', mimeType: 'text/plain', buffer: Buffer.from('la la la') });
+    await page
+      .getByLabel('Attach a File')
+      .setInputFiles({ name: 'demo.txt', mimeType: 'text/plain', buffer: Buffer.from('la la la') });
     const before = await contactValues(page);
     const requests: string[] = [];
     page.on('request', (request) => requests.push(`${request.method()} ${request.url()}`));
@@ -263,13 +314,15 @@ test.describe('contact form', () => {
     await expect(toast.getByText(TERMS.title, { exact: true })).toBeVisible();
     await expect(toast.getByText(TERMS.description, { exact: true })).toBeVisible();
     // Destructive: drawn in the accent red, the colour of errors here.
-    const [background, accent] = await toastItems(alerts(page)).first().evaluate((li) => {
-      const probe = document.body.appendChild(document.createElement('span'));
-      probe.style.color = 'var(--accent)';
-      const colours = [getComputedStyle(li).backgroundColor, getComputedStyle(probe).color];
-      probe.remove();
-      return colours;
-    });
+    const [background, accent] = await toastItems(alerts(page))
+      .first()
+      .evaluate((li) => {
+        const probe = document.body.appendChild(document.createElement('span'));
+        probe.style.color = 'var(--accent)';
+        const colours = [getComputedStyle(li).backgroundColor, getComputedStyle(probe).color];
+        probe.remove();
+        return colours;
+      });
     expect(background).toBe(accent);
 
     await expect(page.getByRole('button', { name: 'Send Message' })).toBeEnabled();
@@ -277,14 +330,21 @@ test.describe('contact form', () => {
     expect(before.files).toBe(1);
     await expect(page.getByLabel(/I agree to the Terms/), 'focus goes to the box to tick').toBeFocused();
     await expect(page).toHaveURL(/\/contact$/);
-    expect(requests.filter((r) => !/\/assets\/.*\.js$/.test(r)), 'nothing but the toast code is fetched').toEqual([]);
+    expect(
+      requests.filter((r) => !/\/assets\/.*\.js$/.test(r)),
+      'nothing but the toast code is fetched',
+    ).toEqual([]);
   });
 
-  test(`sending: spinner and disabled button, then after ${SIMULATED_SEND_DELAY_MS} ms (1.4 to 2 s) the toast and every field reset`, async ({ page }) => {
+  test(`sending: spinner and disabled button, then after ${SIMULATED_SEND_DELAY_MS} ms (1.4 to 2 s) the toast and every field reset`, async ({
+    page,
+  }) => {
     await openContact(page);
     await recordTimeline(page);
     await fillContact(page);
-    await page.getByLabel('Attach a File').setInputFiles({ name: 'demo.txt', mimeType: 'text/plain', buffer: Buffer.from('la la la') });
+    await page
+      .getByLabel('Attach a File')
+      .setInputFiles({ name: 'demo.txt', mimeType: 'text/plain', buffer: Buffer.from('la la la') });
     await page.getByLabel(/I agree to the Terms/).check();
     const send = page.locator('form.contact-form button[type="submit"]');
     await send.click();
@@ -297,7 +357,15 @@ test.describe('contact form', () => {
 
     const toast = alerts(page).getByRole('status');
     await expect(toast).toHaveText(`${SENT.title}${SENT.description}`, { timeout: 4000 });
-    expect(await contactValues(page)).toEqual({ 'First Name': '', 'Last Name': '', Email: '', 'Phone Number': '', Message: '', terms: false, files: 0 });
+    expect(await contactValues(page)).toEqual({
+      'First Name': '',
+      'Last Name': '',
+      Email: '',
+      'Phone Number': '',
+      Message: '',
+      terms: false,
+      files: 0,
+    });
     await expect(send).toBeEnabled();
     await expect(send).toHaveText('Send Message');
     await expect(send, 'the button gets back the focus it lost while disabled').toBeFocused();
@@ -321,7 +389,9 @@ test.describe('contact form', () => {
     await page.getByRole('button', { name: 'Send Message' }).click();
     await expect(alerts(page).getByRole('alert')).toBeVisible();
     for (const request of all) {
-      expect(`${request.method()} ${request.resourceType()} ${new URL(request.url()).pathname}`).toMatch(/^GET script \/assets\/\S+\.js$/);
+      expect(`${request.method()} ${request.resourceType()} ${new URL(request.url()).pathname}`).toMatch(
+        /^GET script \/assets\/\S+\.js$/,
+      );
       expect(request.postData()).toBeNull();
       for (const value of Object.values(CONTACT)) expect(decodeURIComponent(request.url())).not.toContain(value);
     }
@@ -372,9 +442,13 @@ test.describe('newsletter', () => {
   test('an empty or malformed address is stopped by the browser: no toast, the text stays', async ({ page }) => {
     await openNewsletter(page);
     await page.getByRole('button', { name: 'Subscribe' }).click();
-    expect(await page.getByLabel('Email address').evaluate((el: HTMLInputElement) => el.validity.valueMissing)).toBe(true);
+    expect(await page.getByLabel('Email address').evaluate((el: HTMLInputElement) => el.validity.valueMissing)).toBe(
+      true,
+    );
     await subscribe(page, 'not-an-address');
-    expect(await page.getByLabel('Email address').evaluate((el: HTMLInputElement) => el.validity.typeMismatch)).toBe(true);
+    expect(await page.getByLabel('Email address').evaluate((el: HTMLInputElement) => el.validity.typeMismatch)).toBe(
+      true,
+    );
     await expect(page.getByLabel('Email address')).toHaveValue('not-an-address');
     await expect(page.getByRole('status')).toHaveCount(0);
   });
@@ -408,7 +482,9 @@ test.describe('Notifications region', () => {
     expect(box.x, 'on the right half').toBeGreaterThan(viewport.width / 2);
   });
 
-  test(`Alt+T moves focus to it; Escape dismisses the front toast, and focus returns when the last one goes`, async ({ page }) => {
+  test(`Alt+T moves focus to it; Escape dismisses the front toast, and focus returns when the last one goes`, async ({
+    page,
+  }) => {
     await openNewsletter(page);
     await subscribe(page, 'one@example.com');
     await subscribe(page, 'two@example.com');
@@ -425,7 +501,9 @@ test.describe('Notifications region', () => {
     await expect(page.getByLabel('Email address'), 'focus is back where it was before Alt+T').toBeFocused();
   });
 
-  test('focus in the region holds its toasts; once focus leaves (a click on the page) they close by themselves again', async ({ page }) => {
+  test('focus in the region holds its toasts; once focus leaves (a click on the page) they close by themselves again', async ({
+    page,
+  }) => {
     await openNewsletter(page);
     await subscribe(page, 'fan@example.com');
     await expect(toastItems(notifications(page))).toHaveCount(1);
@@ -438,43 +516,65 @@ test.describe('Notifications region', () => {
     await expect(toastItems(notifications(page))).toHaveCount(0, { timeout: NOTIFICATIONS_TOASTER.durationMs + 2000 });
   });
 
-  test(`shows at most ${NOTIFICATIONS_TOASTER.visibleToasts} toasts: a newer one dismisses the oldest`, async ({ page }) => {
+  test(`shows at most ${NOTIFICATIONS_TOASTER.visibleToasts} toasts: a newer one dismisses the oldest`, async ({
+    page,
+  }) => {
     await openNewsletter(page);
     for (let i = 1; i <= NOTIFICATIONS_TOASTER.visibleToasts + 2; i++) await subscribe(page, `fan${i}@example.com`);
     await expect(toastItems(notifications(page))).toHaveCount(NOTIFICATIONS_TOASTER.visibleToasts);
     await expect(notifications(page).getByRole('status')).toHaveCount(NOTIFICATIONS_TOASTER.visibleToasts);
   });
 
-  test(`stacked until hovered, then expanded ${NOTIFICATIONS_TOASTER.gapPx} px apart; collapsed again when the pointer leaves`, async ({ page }) => {
+  test(`stacked until hovered, then expanded ${NOTIFICATIONS_TOASTER.gapPx} px apart; collapsed again when the pointer leaves`, async ({
+    page,
+  }) => {
     await openNewsletter(page);
     await page.mouse.move(5, 5);
     for (let i = 1; i <= 3; i++) await subscribe(page, `fan${i}@example.com`);
     const items = toastItems(notifications(page));
     await expect(items).toHaveCount(3);
-    const boxes = () => items.evaluateAll((els) => els.map((el) => el.getBoundingClientRect()).map((r) => ({ top: r.top, bottom: r.bottom })));
+    const boxes = () =>
+      items.evaluateAll((els) =>
+        els.map((el) => el.getBoundingClientRect()).map((r) => ({ top: r.top, bottom: r.bottom })),
+      );
     // Stacked: each older toast is tucked behind the newer one, peeking out above it.
     await expect
-      .poll(async () => {
-        const [front, second, third] = await boxes();
-        return second!.top < front!.top && second!.bottom > front!.top && third!.top < second!.top && third!.bottom > front!.top;
-      }, { message: 'the toasts overlap as a stack' })
+      .poll(
+        async () => {
+          const [front, second, third] = await boxes();
+          return (
+            second!.top < front!.top &&
+            second!.bottom > front!.top &&
+            third!.top < second!.top &&
+            third!.bottom > front!.top
+          );
+        },
+        { message: 'the toasts overlap as a stack' },
+      )
       .toBe(true);
     const front = (await items.first().boundingBox())!;
     await page.mouse.move(front.x + front.width / 2, front.y + front.height / 2);
     await expect
-      .poll(async () => {
-        const [a, b, c] = await boxes();
-        return [a!.top - b!.bottom, b!.top - c!.bottom].map((gap) => Math.round(gap * 10) / 10);
-      }, { message: 'expanded, the toasts are one gap apart' })
+      .poll(
+        async () => {
+          const [a, b, c] = await boxes();
+          return [a!.top - b!.bottom, b!.top - c!.bottom].map((gap) => Math.round(gap * 10) / 10);
+        },
+        { message: 'expanded, the toasts are one gap apart' },
+      )
       .toEqual([NOTIFICATIONS_TOASTER.gapPx, NOTIFICATIONS_TOASTER.gapPx]);
     await page.mouse.move(5, 5);
-    await expect.poll(async () => {
-      const [a, b] = await boxes();
-      return b!.bottom > a!.top;
-    }).toBe(true);
+    await expect
+      .poll(async () => {
+        const [a, b] = await boxes();
+        return b!.bottom > a!.top;
+      })
+      .toBe(true);
   });
 
-  test(`closes by itself after ${NOTIFICATIONS_TOASTER.durationMs} ms and leaves the page ${NOTIFICATIONS_TOASTER.removeDelayMs} ms later`, async ({ page }) => {
+  test(`closes by itself after ${NOTIFICATIONS_TOASTER.durationMs} ms and leaves the page ${NOTIFICATIONS_TOASTER.removeDelayMs} ms later`, async ({
+    page,
+  }) => {
     await openNewsletter(page);
     await page.mouse.move(5, 5);
     await recordTimeline(page);
@@ -482,10 +582,14 @@ test.describe('Notifications region', () => {
     await expect(toastItems(notifications(page))).toHaveCount(1);
     await expect(toastItems(notifications(page))).toHaveCount(0, { timeout: NOTIFICATIONS_TOASTER.durationMs + 3000 });
     const shownFor = await between(page, 'shown', 'dismissed');
-    expect(shownFor, `dismissed ${shownFor.toFixed(0)} ms after it appeared`).toBeGreaterThanOrEqual(NOTIFICATIONS_TOASTER.durationMs - 100);
+    expect(shownFor, `dismissed ${shownFor.toFixed(0)} ms after it appeared`).toBeGreaterThanOrEqual(
+      NOTIFICATIONS_TOASTER.durationMs - 100,
+    );
     expect(shownFor).toBeLessThanOrEqual(NOTIFICATIONS_TOASTER.durationMs + 500);
     const leaving = await between(page, 'dismissed', 'removed');
-    expect(leaving, `removed ${leaving.toFixed(0)} ms after dismissal`).toBeGreaterThanOrEqual(NOTIFICATIONS_TOASTER.removeDelayMs - 20);
+    expect(leaving, `removed ${leaving.toFixed(0)} ms after dismissal`).toBeGreaterThanOrEqual(
+      NOTIFICATIONS_TOASTER.removeDelayMs - 20,
+    );
     expect(leaving).toBeLessThanOrEqual(NOTIFICATIONS_TOASTER.removeDelayMs + 250);
   });
 
@@ -500,7 +604,9 @@ test.describe('Notifications region', () => {
     await expect(toast).toBeVisible();
   });
 
-  test(`a swipe to the right past ${NOTIFICATIONS_TOASTER.swipeThresholdPx} px dismisses a toast; a shorter one does not`, async ({ page }) => {
+  test(`a swipe to the right past ${NOTIFICATIONS_TOASTER.swipeThresholdPx} px dismisses a toast; a shorter one does not`, async ({
+    page,
+  }) => {
     await openNewsletter(page);
     await subscribe(page, 'fan@example.com');
     const toast = toastItems(notifications(page)).first();
@@ -566,7 +672,9 @@ test.describe('alternate viewport (contact form)', () => {
     await page.mouse.move(5, 5);
     await expect(toastItems(alerts(page))).toHaveCount(0, { timeout: ALERT_TOASTER.durationMs + 3000 });
     const shownFor = await between(page, 'shown', 'dismissed');
-    expect(shownFor, `dismissed ${shownFor.toFixed(0)} ms after it appeared`).toBeGreaterThanOrEqual(ALERT_TOASTER.durationMs - 100);
+    expect(shownFor, `dismissed ${shownFor.toFixed(0)} ms after it appeared`).toBeGreaterThanOrEqual(
+      ALERT_TOASTER.durationMs - 100,
+    );
     expect(shownFor).toBeLessThanOrEqual(ALERT_TOASTER.durationMs + 500);
   });
 
@@ -593,7 +701,10 @@ test('the toast code loads on first need: not with the page, but once a form is 
   await page.goto('/');
   await page.waitForLoadState('networkidle');
   const initial = [...scripts];
-  expect(initial.some((s) => /ToastRegions|toast-store/.test(s)), `initial scripts: ${initial.join(', ')}`).toBe(false);
+  expect(
+    initial.some((s) => /ToastRegions|toast-store/.test(s)),
+    `initial scripts: ${initial.join(', ')}`,
+  ).toBe(false);
   await hydrated(page.locator('form.newsletter'));
   await page.getByLabel('Email address').focus();
   await expect.poll(() => scripts.some((s) => /ToastRegions/.test(s))).toBe(true);
@@ -602,7 +713,10 @@ test('the toast code loads on first need: not with the page, but once a form is 
 // ---------------------------------------------------------------------------------------------------------------
 // An island that fails
 
-test('an island that throws shows the error screen in its place while the rest of the page keeps working', async ({ page, problems }) => {
+test('an island that throws shows the error screen in its place while the rest of the page keeps working', async ({
+  page,
+  problems,
+}) => {
   problems.allow(/Island "faq" failed to render/);
   // The browser gets props the FAQ cannot render (no items), as from a bug that only shows in the browser.
   await serveFaqVariant(page, () => ({}), false);
@@ -612,7 +726,10 @@ test('an island that throws shows the error screen in its place while the rest o
   await expect(faq.getByRole('heading', { name: 'Unexpected Application Error!' })).toBeVisible();
   await expect(faq.getByRole('alert')).toContainText("Cannot read properties of undefined (reading 'map')");
   await expect(faq.getByText('Stack trace')).toBeVisible();
-  await expect(page.getByRole('heading', { name: 'Frequently Asked Questions' }), 'the rest of the section stays').toBeVisible();
+  await expect(
+    page.getByRole('heading', { name: 'Frequently Asked Questions' }),
+    'the rest of the section stays',
+  ).toBeVisible();
   await hydrated(page.locator('form.newsletter'));
   await subscribe(page, 'fan@example.com');
   await expect(notifications(page).getByRole('status')).toHaveText(`${SUBSCRIBED.title}${SUBSCRIBED.description}`);
@@ -633,7 +750,9 @@ test.describe('accessibility (axe)', () => {
       await page.mouse.move(5, 5);
       await transitionsEnded(page);
       const results = await new AxeBuilder({ page }).analyze();
-      expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+      expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual(
+        [],
+      );
     });
 
     test(`the destructive toast and the sending button: no violations in the ${theme} theme`, async ({ page }) => {
@@ -644,7 +763,9 @@ test.describe('accessibility (axe)', () => {
       await expect(alerts(page).getByRole('alert')).toHaveText(`${TERMS.title}${TERMS.description}`);
       await transitionsEnded(page);
       const results = await new AxeBuilder({ page }).analyze();
-      expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+      expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual(
+        [],
+      );
     });
   }
 });

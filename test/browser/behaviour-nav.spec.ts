@@ -55,7 +55,9 @@ async function recordScroll(page: Page): Promise<{ positions: () => Promise<numb
   });
   return {
     positions: async () => {
-      await expect.poll(() => page.evaluate(() => (window as unknown as { scrollLog: { done: boolean } }).scrollLog.done)).toBe(true);
+      await expect
+        .poll(() => page.evaluate(() => (window as unknown as { scrollLog: { done: boolean } }).scrollLog.done))
+        .toBe(true);
       return page.evaluate(() => (window as unknown as { scrollLog: { values: number[] } }).scrollLog.values);
     },
   };
@@ -79,7 +81,9 @@ async function focusIsInDialog(page: Page): Promise<boolean> {
 }
 
 test.describe('header menu', () => {
-  test('from 768 px it is a right-side modal drawer: focus stays inside, Escape closes it, focus returns to the menu button', async ({ page }) => {
+  test('from 768 px it is a right-side modal drawer: focus stays inside, Escape closes it, focus returns to the menu button', async ({
+    page,
+  }) => {
     await page.setViewportSize(DESKTOP);
     await page.goto('/');
     const button = await menuButton(page);
@@ -91,8 +95,22 @@ test.describe('header menu', () => {
     // While the dialog is open the rest of the page is inert, out of reach of role queries: found by id.
     await expect(page.locator('#menu-button')).toHaveAttribute('aria-expanded', 'true');
     const menu = dialog.getByRole('navigation', { name: 'Main' });
-    await expect(menu.getByRole('link')).toHaveText(['Home', 'About', 'Services', 'Resources', 'FAQ', 'Book Appointment']);
-    expect(await menu.getByRole('link').evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toEqual(['#home', '#about', '#services', '#partners', '#faq', '#cta']);
+    await expect(menu.getByRole('link')).toHaveText([
+      'Home',
+      'About',
+      'Services',
+      'Resources',
+      'FAQ',
+      'Book Appointment',
+    ]);
+    expect(await menu.getByRole('link').evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toEqual([
+      '#home',
+      '#about',
+      '#services',
+      '#partners',
+      '#faq',
+      '#cta',
+    ]);
     // A drawer on the right: flush with the right edge, narrower than the window.
     const panel = await page.locator('.menu-dialog .menu-panel').boundingBox();
     expect(Math.round(panel!.x + panel!.width)).toBe(DESKTOP.width);
@@ -111,7 +129,9 @@ test.describe('header menu', () => {
     await expect(button).toHaveAttribute('aria-expanded', 'false');
   });
 
-  test('the drawer\'s close button closes it and gives focus back to the menu button, opened from the keyboard too', async ({ page }) => {
+  test("the drawer's close button closes it and gives focus back to the menu button, opened from the keyboard too", async ({
+    page,
+  }) => {
     await page.setViewportSize(DESKTOP);
     await page.goto('/');
     const button = await menuButton(page);
@@ -143,7 +163,9 @@ test.describe('header menu', () => {
     expect(dialogChunks).toHaveLength(1);
   });
 
-  test('choosing a section in the drawer closes it, scrolls there, puts its hash in the address and moves focus to it', async ({ page }) => {
+  test('choosing a section in the drawer closes it, scrolls there, puts its hash in the address and moves focus to it', async ({
+    page,
+  }) => {
     await page.setViewportSize(DESKTOP);
     await page.goto('/');
     await (await menuButton(page)).click();
@@ -196,7 +218,9 @@ test.describe('header menu under 768 px', () => {
       await (await menuButton(page)).tap();
       await expect(page.getByRole('dialog', { name: 'Menu' })).toBeVisible();
       const results = await new AxeBuilder({ page }).analyze();
-      expect(results.violations.map((v) => `${theme} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+      expect(
+        results.violations.map((v) => `${theme} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      ).toEqual([]);
     }
   });
 });
@@ -262,7 +286,10 @@ test.describe('anchor links', () => {
     const scroll = await recordScroll(page);
     await link.click();
     const positions = await scroll.positions();
-    expect(intermediate(positions).length, `smooth: positions on the way (${positions.join(', ')})`).toBeGreaterThanOrEqual(3);
+    expect(
+      intermediate(positions).length,
+      `smooth: positions on the way (${positions.join(', ')})`,
+    ).toBeGreaterThanOrEqual(3);
     await expect(page).toHaveURL(/\/#services$/);
     await expect(page.getByRole('heading', { name: 'WHAT WE DO' })).toBeInViewport();
     expect(await page.evaluate(() => history.length)).toBe(before + 1);
@@ -300,10 +327,12 @@ test.describe('scroll-to-top button', () => {
     await expect(button).toBeVisible();
     await expect(button).toHaveAttribute('data-state', 'shown');
     await expect(page.getByRole('link', { name: 'Scroll to top' })).toHaveCount(1);
-    await expect.poll(async () => {
-      const box = (await button.boundingBox())!;
-      return [Math.round(box.x), Math.round(DESKTOP.height - box.y - box.height)];
-    }).toEqual([20, 20]);
+    await expect
+      .poll(async () => {
+        const box = (await button.boundingBox())!;
+        return [Math.round(box.x), Math.round(DESKTOP.height - box.y - box.height)];
+      })
+      .toEqual([20, 20]);
     expect(await button.evaluate((el) => getComputedStyle(el).position)).toBe('fixed');
   });
 
@@ -327,7 +356,10 @@ test.describe('scroll-to-top button', () => {
     await button.click();
     const positions = await scroll.positions();
     expect(positions.at(-1)).toBe(0);
-    expect(intermediate(positions).length, `smooth: positions on the way (${positions.join(', ')})`).toBeGreaterThanOrEqual(3);
+    expect(
+      intermediate(positions).length,
+      `smooth: positions on the way (${positions.join(', ')})`,
+    ).toBeGreaterThanOrEqual(3);
     await expect(page).toHaveURL(/\/$/);
     await expect(button).toBeHidden();
   });
@@ -352,22 +384,34 @@ test.describe('scroll-to-top button', () => {
 });
 
 test.describe('entrance animations', () => {
-  test(`the hero paragraph and buttons enter ${HERO_PARAGRAPH_DELAY_MS} ms and ${HERO_BUTTONS_DELAY_MS} ms after first paint`, async ({ page }) => {
+  test(`the hero paragraph and buttons enter ${HERO_PARAGRAPH_DELAY_MS} ms and ${HERO_BUTTONS_DELAY_MS} ms after first paint`, async ({
+    page,
+  }) => {
     await page.goto('/');
     const animation = (selector: string) =>
       page.locator(selector).evaluate((el) => {
         const style = getComputedStyle(el);
         return { name: style.animationName, delay: style.animationDelay, fill: style.animationFillMode };
       });
-    expect(await animation('.hero-text')).toEqual({ name: 'hero-rise', delay: `${HERO_PARAGRAPH_DELAY_MS / 1000}s`, fill: 'both' });
-    expect(await animation('.hero-actions')).toEqual({ name: 'hero-rise', delay: `${HERO_BUTTONS_DELAY_MS / 1000}s`, fill: 'both' });
+    expect(await animation('.hero-text')).toEqual({
+      name: 'hero-rise',
+      delay: `${HERO_PARAGRAPH_DELAY_MS / 1000}s`,
+      fill: 'both',
+    });
+    expect(await animation('.hero-actions')).toEqual({
+      name: 'hero-rise',
+      delay: `${HERO_BUTTONS_DELAY_MS / 1000}s`,
+      fill: 'both',
+    });
     await expect.poll(() => page.locator('.hero-actions').evaluate((el) => getComputedStyle(el).opacity)).toBe('1');
   });
 
   test(`the FAQ intro fades in ${FAQ_INTRO_DELAY_MS} ms after 10 % of it is in view`, async ({ page }) => {
     await page.setViewportSize(DESKTOP);
     await page.goto('/');
-    const intro = page.getByText('Get answers to some of the most common questions artists have about navigating the music industry.');
+    const intro = page.getByText(
+      'Get answers to some of the most common questions artists have about navigating the music industry.',
+    );
     await expect(intro).toHaveAttribute('data-reveal-state', 'hidden');
     expect(await intro.evaluate((el) => getComputedStyle(el).opacity)).toBe('0');
     // Scroll until a given share of its (shifted) box is inside the window, from below.
@@ -395,11 +439,16 @@ test.describe('entrance animations', () => {
     await page.locator('.services-grid').evaluate((el) => el.scrollIntoView({ block: 'end', behavior: 'instant' }));
     for (const item of await items.all()) await expect(item).toHaveAttribute('data-reveal-state', 'shown');
     const delays = await items.evaluateAll((els) => els.map((el) => getComputedStyle(el).transitionDelay));
-    expect(delays).toEqual([0, 1, 2, 3, 4, 5].map((i) => `${(SERVICE_CARD_DELAY_BASE_MS + SERVICE_CARD_DELAY_STEP_MS * i) / 1000}s`));
-    for (const item of await items.all()) await expect.poll(() => item.evaluate((el) => getComputedStyle(el).opacity)).toBe('1');
+    expect(delays).toEqual(
+      [0, 1, 2, 3, 4, 5].map((i) => `${(SERVICE_CARD_DELAY_BASE_MS + SERVICE_CARD_DELAY_STEP_MS * i) / 1000}s`),
+    );
+    for (const item of await items.all())
+      await expect.poll(() => item.evaluate((el) => getComputedStyle(el).opacity)).toBe('1');
   });
 
-  test('nothing already on screen is hidden when the script runs (no flash), and everything starts visible in the HTML', async ({ page }) => {
+  test('nothing already on screen is hidden when the script runs (no flash), and everything starts visible in the HTML', async ({
+    page,
+  }) => {
     // Every element ever set to the hidden state, and whether it was on screen at that moment.
     await page.addInitScript(() => {
       const w = window as unknown as { hiddenOnScreen: string[]; hiddenAny: number };
@@ -426,7 +475,9 @@ test.describe('entrance animations', () => {
         return { hiddenOnScreen: w.hiddenOnScreen, hiddenAny: w.hiddenAny };
       });
     // The reveal hides what is out of view when its IntersectionObserver first reports, a frame after it starts.
-    await expect.poll(async () => (await result()).hiddenAny, 'the elements out of view (the FAQ intro) were hidden').toBeGreaterThan(0);
+    await expect
+      .poll(async () => (await result()).hiddenAny, 'the elements out of view (the FAQ intro) were hidden')
+      .toBeGreaterThan(0);
     expect((await result()).hiddenOnScreen).toEqual([]);
     await expect(page.getByRole('article', { name: 'RECORD LABEL SERVICES' })).toBeInViewport();
   });
@@ -440,7 +491,12 @@ test.describe('entrance animations', () => {
     // Where motion is allowed, the reveal would have hidden the cards below by the second frame (its observer's report).
     await nextFrames(page);
     await expect(page.locator('[data-reveal-state]')).toHaveCount(0);
-    expect(await page.locator('.services-grid > li').first().evaluate((el) => getComputedStyle(el).opacity)).toBe('1');
+    expect(
+      await page
+        .locator('.services-grid > li')
+        .first()
+        .evaluate((el) => getComputedStyle(el).opacity),
+    ).toBe('1');
   });
 });
 
@@ -454,7 +510,12 @@ test.describe('service card glow', () => {
     const card = page.getByRole('article', { name: 'MUSIC PRODUCTION' });
     await scrolledTo(card);
     const box = (await card.boundingBox())!;
-    const glow = () => card.evaluate((el) => ({ x: el.style.getPropertyValue('--glow-x'), y: el.style.getPropertyValue('--glow-y'), opacity: getComputedStyle(el, '::before').opacity }));
+    const glow = () =>
+      card.evaluate((el) => ({
+        x: el.style.getPropertyValue('--glow-x'),
+        y: el.style.getPropertyValue('--glow-y'),
+        opacity: getComputedStyle(el, '::before').opacity,
+      }));
     await page.mouse.move(box.x + 50, box.y + 60);
     await expect.poll(glow).toEqual({ x: '50px', y: '60px', opacity: '1' });
     await page.mouse.move(box.x + 200, box.y + 150, { steps: 4 });
@@ -468,7 +529,9 @@ test.describe('service card glow', () => {
 });
 
 test.describe('logo strip', () => {
-  test(`loops in reverse every ${LOGO_STRIP.loopSeconds} s, ${LOGO_STRIP.gapPx} px apart, logos ${LOGO_STRIP.logoHeightPx} px high`, async ({ page }) => {
+  test(`loops in reverse every ${LOGO_STRIP.loopSeconds} s, ${LOGO_STRIP.gapPx} px apart, logos ${LOGO_STRIP.logoHeightPx} px high`, async ({
+    page,
+  }) => {
     await page.goto('/');
     // The strip's rules are not in the critical CSS (its section is rendered only near the viewport): they come with
     // the full stylesheet.
@@ -477,10 +540,28 @@ test.describe('logo strip', () => {
     await expect(list.getByRole('img')).toHaveCount(PARTNER_COUNT);
     const style = await list.evaluate((el) => {
       const s = getComputedStyle(el);
-      return { name: s.animationName, duration: s.animationDuration, direction: s.animationDirection, iterations: s.animationIterationCount, timing: s.animationTimingFunction, gap: s.columnGap, state: s.animationPlayState };
+      return {
+        name: s.animationName,
+        duration: s.animationDuration,
+        direction: s.animationDirection,
+        iterations: s.animationIterationCount,
+        timing: s.animationTimingFunction,
+        gap: s.columnGap,
+        state: s.animationPlayState,
+      };
     });
-    expect(style).toEqual({ name: 'marquee', duration: `${LOGO_STRIP.loopSeconds}s`, direction: LOGO_STRIP.direction, iterations: 'infinite', timing: 'linear', gap: `${LOGO_STRIP.gapPx}px`, state: 'running' });
-    const heights = await list.getByRole('img').evaluateAll((imgs) => imgs.map((img) => img.getBoundingClientRect().height));
+    expect(style).toEqual({
+      name: 'marquee',
+      duration: `${LOGO_STRIP.loopSeconds}s`,
+      direction: LOGO_STRIP.direction,
+      iterations: 'infinite',
+      timing: 'linear',
+      gap: `${LOGO_STRIP.gapPx}px`,
+      state: 'running',
+    });
+    const heights = await list
+      .getByRole('img')
+      .evaluateAll((imgs) => imgs.map((img) => img.getBoundingClientRect().height));
     expect(new Set(heights)).toEqual(new Set([LOGO_STRIP.logoHeightPx]));
   });
 
@@ -526,7 +607,9 @@ test.describe('logo strip', () => {
 });
 
 test.describe('theme switch', () => {
-  test('is dark by default; light, dark and system are stored under "vite-ui-theme" and set the class on <html>', async ({ page }) => {
+  test('is dark by default; light, dark and system are stored under "vite-ui-theme" and set the class on <html>', async ({
+    page,
+  }) => {
     await page.goto('/');
     const html = page.locator('html');
     const theme = page.getByRole('combobox', { name: 'Theme' });
@@ -548,7 +631,9 @@ test.describe('theme switch', () => {
     await expect(page.locator('meta[name="theme-color"]')).toHaveAttribute('content', '#0a0a0a');
   });
 
-  test('the stored choice applies before first paint and the switch shows it after a reload (no flash)', async ({ page }) => {
+  test('the stored choice applies before first paint and the switch shows it after a reload (no flash)', async ({
+    page,
+  }) => {
     await page.addInitScript(() => {
       document.addEventListener('DOMContentLoaded', () => {
         (window as unknown as { classAtParse: string }).classAtParse = document.documentElement.className;
@@ -558,7 +643,9 @@ test.describe('theme switch', () => {
     await page.getByRole('combobox', { name: 'Theme' }).selectOption('light');
     await expect(page.locator('html')).toHaveClass(/\blight\b/);
     await page.reload();
-    expect(await page.evaluate(() => (window as unknown as { classAtParse: string }).classAtParse)).toMatch(/\blight\b/);
+    expect(await page.evaluate(() => (window as unknown as { classAtParse: string }).classAtParse)).toMatch(
+      /\blight\b/,
+    );
     // The switch hydrates at the first interaction: reaching it with the keyboard is one.
     await page.getByRole('combobox', { name: 'Theme' }).focus();
     await expect(page.getByRole('combobox', { name: 'Theme' })).toHaveValue('light');
@@ -609,7 +696,9 @@ test.describe('tooltips', () => {
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   }
 
-  test(`a social link's tooltip opens after ${TOOLTIP.openDelayMs} ms of hover and describes the link`, async ({ page }) => {
+  test(`a social link's tooltip opens after ${TOOLTIP.openDelayMs} ms of hover and describes the link`, async ({
+    page,
+  }) => {
     await withClock(page, 'footer');
     const link = page.getByRole('link', { name: 'Instagram', exact: true });
     await expect(link).toHaveAccessibleDescription('Follow us on Instagram');
@@ -623,9 +712,13 @@ test.describe('tooltips', () => {
     await expect(tooltip).toBeHidden();
   });
 
-  test(`another tooltip opens at once within ${TOOLTIP.skipDelayMs} ms of one closing, and waits again after`, async ({ page }) => {
+  test(`another tooltip opens at once within ${TOOLTIP.skipDelayMs} ms of one closing, and waits again after`, async ({
+    page,
+  }) => {
     await withClock(page, 'footer');
-    const [instagram, facebook, youtube] = ['Instagram', 'Facebook', 'YouTube'].map((name) => page.getByRole('link', { name, exact: true }));
+    const [instagram, facebook, youtube] = ['Instagram', 'Facebook', 'YouTube'].map((name) =>
+      page.getByRole('link', { name, exact: true }),
+    );
     await pointAt(page, instagram!);
     await page.clock.runFor(TOOLTIP.openDelayMs + 1);
     await expect(page.getByRole('tooltip', { name: 'Follow us on Instagram' })).toBeVisible();
@@ -655,7 +748,10 @@ test.describe('tooltips', () => {
   test('keyboard focus shows a tooltip at once and Escape closes it', async ({ page }) => {
     await withClock(page, 'footer');
     // From the footer's logo link, Tab on to the first social link.
-    await page.getByRole('contentinfo').getByRole('link', { name: /, home$/ }).focus();
+    await page
+      .getByRole('contentinfo')
+      .getByRole('link', { name: /, home$/ })
+      .focus();
     await page.keyboard.press('Tab');
     const instagram = page.getByRole('link', { name: 'Instagram', exact: true });
     await expect(instagram).toBeFocused();

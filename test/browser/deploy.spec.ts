@@ -18,7 +18,12 @@ let origin: string;
 function titleOf(file: string): string {
   const html = readFileSync(resolve(dist, file), 'utf8');
   const raw = /<title>([^<]*)<\/title>/.exec(html)?.[1] ?? '';
-  return raw.replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'");
+  return raw
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'");
 }
 
 /** Every response the page got from the bucket, to check that nothing it asked for is missing. */
@@ -30,7 +35,8 @@ function recordResponses(page: Page): Response[] {
   return responses;
 }
 
-const failed = (responses: Response[]) => responses.filter((r) => r.status() >= 400).map((r) => `${r.status()} ${r.url()}`);
+const failed = (responses: Response[]) =>
+  responses.filter((r) => r.status() >= 400).map((r) => `${r.status()} ${r.url()}`);
 
 test.describe.configure({ mode: 'default' });
 
@@ -68,7 +74,8 @@ test('the home page answers at / with its styles and scripts, cached as the depl
   expect(failed(responses), 'everything the page asks for is in the bucket').toEqual([]);
   const assets = responses.filter((r) => new URL(r.url()).pathname.startsWith('/assets/'));
   expect(assets.length, 'the page loads hashed assets').toBeGreaterThan(0);
-  for (const asset of assets) expect(asset.headers()['cache-control'], asset.url()).toBe('public, max-age=31536000, immutable');
+  for (const asset of assets)
+    expect(asset.headers()['cache-control'], asset.url()).toBe('public, max-age=31536000, immutable');
 });
 
 test('/contact answers with the contact page itself, without a redirect', async ({ page }) => {
@@ -93,7 +100,7 @@ test('/contact/ answers with the contact page too', async ({ page }) => {
   expect(failed(responses)).toEqual([]);
 });
 
-test('an unknown path gets the site\'s 404 page with status 404', async ({ page, problems }) => {
+test("an unknown path gets the site's 404 page with status 404", async ({ page, problems }) => {
   // The browser logs the 404 answer itself, and the not-found page logs the path asked for.
   problems.allow(/status of 404/);
   problems.allow(/non-existent route/);
@@ -104,5 +111,8 @@ test('an unknown path gets the site\'s 404 page with status 404', async ({ page,
   await expect(page).toHaveTitle(titleOf('404.html'));
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await page.waitForLoadState('networkidle');
-  expect(failed(responses).filter((line) => !line.endsWith('/no-such-page')), 'the 404 page\'s own assets load').toEqual([]);
+  expect(
+    failed(responses).filter((line) => !line.endsWith('/no-such-page')),
+    "the 404 page's own assets load",
+  ).toEqual([]);
 });

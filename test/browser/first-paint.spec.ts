@@ -32,14 +32,20 @@ interface Shifts {
  * fonts or the stylesheet do.
  */
 async function shiftsSince(page: Page, since: number): Promise<Shifts> {
-  const shifts = await page.evaluate(() => (window as unknown as { __shifts: Array<{ value: number; at: number; text: string }> }).__shifts);
+  const shifts = await page.evaluate(
+    () => (window as unknown as { __shifts: Array<{ value: number; at: number; text: string }> }).__shifts,
+  );
   const after = shifts.filter((shift) => shift.at >= since);
   return { total: after.reduce((sum, shift) => sum + shift.value, 0), list: after.map((shift) => shift.text) };
 }
 
 /** Both web fonts have been fetched and applied (document.fonts.check is true while no face for them is declared yet). */
 async function fontsLoaded(page: Page): Promise<boolean> {
-  return page.evaluate(() => ['Anton', 'Inter'].every((family) => [...document.fonts].some((face) => face.family.replace(/"/g, '') === family && face.status === 'loaded')));
+  return page.evaluate(() =>
+    ['Anton', 'Inter'].every((family) =>
+      [...document.fonts].some((face) => face.family.replace(/"/g, '') === family && face.status === 'loaded'),
+    ),
+  );
 }
 
 // The two pages Lighthouse measures, at its phone's width and the narrowest the spec names. (Not yet met: /contact at
@@ -61,7 +67,14 @@ for (const path of ['/', '/contact']) {
       // The swap is laid out in the next frame; give it two.
       await nextFrames(page);
       // From the moment the first font began to arrive.
-      const arrived = await page.evaluate(() => Math.min(...performance.getEntriesByType('resource').filter((entry) => entry.name.endsWith('.woff2')).map((entry) => (entry as PerformanceResourceTiming).responseStart)));
+      const arrived = await page.evaluate(() =>
+        Math.min(
+          ...performance
+            .getEntriesByType('resource')
+            .filter((entry) => entry.name.endsWith('.woff2'))
+            .map((entry) => (entry as PerformanceResourceTiming).responseStart),
+        ),
+      );
       expect(arrived, 'when the first font arrived, from its resource timing').toBeLessThan(Infinity);
       const { total, list } = await shiftsSince(page, arrived);
       // Lighthouse shows CLS to three decimals: sub-pixel moves of an icon inside a button (below 0.0005) show as 0.
@@ -70,12 +83,17 @@ for (const path of ['/', '/contact']) {
   }
 }
 
-test('nothing but the HTML is fetched before the first contentful paint: the stylesheet and the fonts come after it', async ({ page }) => {
+test('nothing but the HTML is fetched before the first contentful paint: the stylesheet and the fonts come after it', async ({
+  page,
+}) => {
   await page.goto('/contact');
   await expect.poll(() => fontsLoaded(page)).toBe(true);
   const { fcp, early } = await page.evaluate(() => {
     const fcp = performance.getEntriesByName('first-contentful-paint')[0]!.startTime;
-    const early = performance.getEntriesByType('resource').filter((entry) => /\.(css|woff2)$/.test(entry.name) && entry.startTime < fcp).map((entry) => entry.name);
+    const early = performance
+      .getEntriesByType('resource')
+      .filter((entry) => /\.(css|woff2)$/.test(entry.name) && entry.startTime < fcp)
+      .map((entry) => entry.name);
     return { fcp, early };
   });
   expect(fcp).toBeGreaterThan(0);
@@ -86,11 +104,18 @@ test('nothing but the HTML is fetched before the first contentful paint: the sty
 test.describe('sections rendered only near the viewport', () => {
   test.use({ viewport: { width: 412, height: 823 } });
 
-  test('skip their work in the first frame: content-visibility auto below the first screen, not on the hero', async ({ page }) => {
+  test('skip their work in the first frame: content-visibility auto below the first screen, not on the hero', async ({
+    page,
+  }) => {
     await page.goto('/');
-    const visibility = await page.evaluate(() => [...document.querySelectorAll('main > section')].map((s) => getComputedStyle(s).contentVisibility));
+    const visibility = await page.evaluate(() =>
+      [...document.querySelectorAll('main > section')].map((s) => getComputedStyle(s).contentVisibility),
+    );
     expect(visibility[0]).toBe('visible');
-    expect(visibility.slice(1).every((v) => v === 'auto'), visibility.join(', ')).toBe(true);
+    expect(
+      visibility.slice(1).every((v) => v === 'auto'),
+      visibility.join(', '),
+    ).toBe(true);
   });
 
   for (const id of ['faq', 'cta', 'partners', 'contact']) {
@@ -99,7 +124,11 @@ test.describe('sections rendered only near the viewport', () => {
       await page.goto(`/#${id}`);
       const header = await page.locator('.site-header').evaluate((el) => el.getBoundingClientRect().bottom);
       // The sections above it are estimated until rendered; the browser's scroll anchoring keeps the target in place.
-      await expect.poll(() => page.locator(`#${id}`).evaluate((el) => Math.round(el.getBoundingClientRect().top)), { timeout: 5_000 }).toBeGreaterThanOrEqual(Math.floor(header) - 2);
+      await expect
+        .poll(() => page.locator(`#${id}`).evaluate((el) => Math.round(el.getBoundingClientRect().top)), {
+          timeout: 5_000,
+        })
+        .toBeGreaterThanOrEqual(Math.floor(header) - 2);
       const { top, atEnd } = await page.locator(`#${id}`).evaluate((el) => ({
         top: el.getBoundingClientRect().top,
         atEnd: Math.ceil(scrollY + innerHeight) >= document.documentElement.scrollHeight,
@@ -114,7 +143,9 @@ test.describe('sections rendered only near the viewport', () => {
   // scrollbar to its end should land at the page's end, not a screen or two short of it as the sections grow.
   // (The home page: the other pages are short enough that a phone's screen renders all their sections at once.)
   for (const reducedMotion of ['no-preference', 'reduce'] as const) {
-    test(`motion ${reducedMotion}: before its sections render, the home page is about as long as with all of them rendered, at every width`, async ({ page }) => {
+    test(`motion ${reducedMotion}: before its sections render, the home page is about as long as with all of them rendered, at every width`, async ({
+      page,
+    }) => {
       await page.emulateMedia({ reducedMotion });
       const lengths: string[] = [];
       for (const width of [360, 412, 480, 640, 768, 1024, 1280, 1440]) {
@@ -129,13 +160,16 @@ test.describe('sections rendered only near the viewport', () => {
           return { estimated, real: document.documentElement.scrollHeight };
         });
         const off = (estimated - real) / real;
-        if (Math.abs(off) > 0.05) lengths.push(`${width} px: ${estimated} px estimated, ${real} px rendered (${(off * 100).toFixed(1)} %)`);
+        if (Math.abs(off) > 0.05)
+          lengths.push(`${width} px: ${estimated} px estimated, ${real} px rendered (${(off * 100).toFixed(1)} %)`);
       }
       expect(lengths, 'widths where the estimate is more than 5 % off').toEqual([]);
     });
   }
 
-  test('once scrolled through, the page is as tall as with every section rendered: each keeps its real height', async ({ page }) => {
+  test('once scrolled through, the page is as tall as with every section rendered: each keeps its real height', async ({
+    page,
+  }) => {
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await page.goto('/');
     const rendered = await page.evaluate(async () => {
@@ -144,7 +178,8 @@ test.describe('sections rendered only near the viewport', () => {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       const height = document.documentElement.scrollHeight;
-      for (const section of document.querySelectorAll<HTMLElement>('main > section')) section.style.contentVisibility = 'visible';
+      for (const section of document.querySelectorAll<HTMLElement>('main > section'))
+        section.style.contentVisibility = 'visible';
       return { skipped: height, all: document.documentElement.scrollHeight };
     });
     expect(rendered.skipped, 'once scrolled through, each section keeps its real height').toBe(rendered.all);
@@ -161,11 +196,18 @@ async function firstScreen(page: Page): Promise<Record<string, string>> {
     const seen: Record<string, string> = {};
     document.querySelectorAll('body *').forEach((element, index) => {
       const box = element.getBoundingClientRect();
-      if (box.bottom <= 0 || box.top >= innerHeight || box.width === 0 || !element.checkVisibility({ contentVisibilityAuto: true })) return;
+      if (
+        box.bottom <= 0 ||
+        box.top >= innerHeight ||
+        box.width === 0 ||
+        !element.checkVisibility({ contentVisibilityAuto: true })
+      )
+        return;
       const name = `${index} ${element.localName}.${[...element.classList].join('.')}`;
       if (element.getAnimations().length > 0) return void (seen[name] = 'animated');
       const style = getComputedStyle(element);
-      seen[name] = [box.left, box.right, Math.max(box.top, 0), Math.min(box.bottom, innerHeight)].map(Math.round).join(',') +
+      seen[name] =
+        [box.left, box.right, Math.max(box.top, 0), Math.min(box.bottom, innerHeight)].map(Math.round).join(',') +
         ` ${style.display} ${style.fontSize} ${style.fontWeight} ${style.color} ${style.backgroundColor} ${style.textTransform}`;
     });
     return seen;
@@ -176,8 +218,15 @@ async function firstScreen(page: Page): Promise<Record<string, string>> {
 // full stylesheet, added at first contentful paint, brings it. Held back 800 ms (a slow link), the first screen must
 // already look as it will with it: no flash of unstyled content, nothing moves when it arrives.
 for (const path of ['/', '/contact']) {
-  for (const [width, height] of [[360, 740], [768, 1024], [1024, 768], [1440, 900]] as const) {
-    test(`${path} at ${width}x${height}: the first screen is painted as with the full stylesheet while it is held back`, async ({ page }) => {
+  for (const [width, height] of [
+    [360, 740],
+    [768, 1024],
+    [1024, 768],
+    [1440, 900],
+  ] as const) {
+    test(`${path} at ${width}x${height}: the first screen is painted as with the full stylesheet while it is held back`, async ({
+      page,
+    }) => {
       await page.setViewportSize({ width, height });
       await page.emulateMedia({ reducedMotion: 'reduce' });
       await recordLayoutShifts(page);
@@ -200,8 +249,13 @@ for (const path of ['/', '/contact']) {
       await expect.poll(() => stylesheetState(page), { timeout: 5_000 }).toBe('applied');
       await nextFrames(page);
       const full = await firstScreen(page);
-      const differing = Object.keys(full).filter((name) => critical[name] !== full[name] && critical[name] !== 'animated' && full[name] !== 'animated');
-      expect(differing.map((name) => `${name}: ${critical[name] ?? 'not painted'} -> ${full[name]}`), 'painted the same before the stylesheet').toEqual([]);
+      const differing = Object.keys(full).filter(
+        (name) => critical[name] !== full[name] && critical[name] !== 'animated' && full[name] !== 'animated',
+      );
+      expect(
+        differing.map((name) => `${name}: ${critical[name] ?? 'not painted'} -> ${full[name]}`),
+        'painted the same before the stylesheet',
+      ).toEqual([]);
       expect((await shiftsSince(page, painted)).list, 'no layout shift').toEqual([]);
     });
   }
@@ -237,9 +291,17 @@ test.describe('the stylesheet applies with the fonts of the first screen', () =>
     });
     await openWithTimersStill(page);
     const fonts = await page.locator('script[data-href]').getAttribute('data-fonts');
-    expect(fonts?.split(' ').map((url) => url.replace(/-[0-9a-f]{8}\.woff2$/, '')).sort()).toEqual(['/assets/anton-latin-400-normal', '/assets/inter-latin-wght-normal']);
+    expect(
+      fonts
+        ?.split(' ')
+        .map((url) => url.replace(/-[0-9a-f]{8}\.woff2$/, ''))
+        .sort(),
+    ).toEqual(['/assets/anton-latin-400-normal', '/assets/inter-latin-wght-normal']);
     // Preloaded (a print-only stylesheet would be fetched at the lowest priority), like the fonts.
-    await expect(page.locator('link[rel=preload][as=style]')).toHaveAttribute('href', /^\/assets\/site-[0-9a-f]{8}\.css$/);
+    await expect(page.locator('link[rel=preload][as=style]')).toHaveAttribute(
+      'href',
+      /^\/assets\/site-[0-9a-f]{8}\.css$/,
+    );
     await expect(page.locator('link[rel=preload][as=font][crossorigin]')).toHaveCount(2);
     await page.waitForTimeout(300);
     expect(await stylesheetState(page), 'loaded, not applied while the fonts are on the way').not.toBe('applied');
@@ -247,9 +309,16 @@ test.describe('the stylesheet applies with the fonts of the first screen', () =>
     await expect.poll(() => stylesheetState(page)).toBe('applied');
     expect(arrived, 'applied once both fonts were in').toHaveLength(2);
     expect(await fontsLoaded(page), 'the faces it declares take their fonts at once').toBe(true);
-    const faces = await page.evaluate(() => [...document.fonts].map((face) => [face.family.replace(/"/g, ''), face.weight, face.style, face.unicodeRange].join(' ')));
+    const faces = await page.evaluate(() =>
+      [...document.fonts].map((face) =>
+        [face.family.replace(/"/g, ''), face.weight, face.style, face.unicodeRange].join(' '),
+      ),
+    );
     expect(faces.length).toBeGreaterThan(2);
-    expect(faces.filter((face, index) => faces.indexOf(face) !== index), 'a face repeated from the critical CSS').toEqual([]);
+    expect(
+      faces.filter((face, index) => faces.indexOf(face) !== index),
+      'a face repeated from the critical CSS',
+    ).toEqual([]);
   });
 
   test('a visitor who scrolls before the fonts arrive gets the stylesheet at once', async ({ page }) => {

@@ -11,20 +11,23 @@ export interface PageProblems {
 export const test = base.extend<{ problems: PageProblems }>({
   problems: [
     async ({ page }, use) => {
-    const list: string[] = [];
-    const allowed: RegExp[] = [];
-    await page.addInitScript(() => {
-      document.addEventListener('securitypolicyviolation', (event) => {
-        console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || 'inline'} (${event.sample})`);
+      const list: string[] = [];
+      const allowed: RegExp[] = [];
+      await page.addInitScript(() => {
+        document.addEventListener('securitypolicyviolation', (event) => {
+          console.error(
+            `CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || 'inline'} (${event.sample})`,
+          );
+        });
       });
-    });
-    page.on('console', (message) => {
-      if (message.type() === 'error' || message.type() === 'warning') list.push(`console.${message.type()}: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => list.push(`page error: ${error.message}`));
-    await use({ list, allow: (pattern) => allowed.push(pattern) });
-    const unexpected = list.filter((text) => !allowed.some((pattern) => pattern.test(text)));
-    expect(unexpected, 'no console errors or warnings, page errors or CSP violations').toEqual([]);
+      page.on('console', (message) => {
+        if (message.type() === 'error' || message.type() === 'warning')
+          list.push(`console.${message.type()}: ${message.text()}`);
+      });
+      page.on('pageerror', (error) => list.push(`page error: ${error.message}`));
+      await use({ list, allow: (pattern) => allowed.push(pattern) });
+      const unexpected = list.filter((text) => !allowed.some((pattern) => pattern.test(text)));
+      expect(unexpected, 'no console errors or warnings, page errors or CSP violations').toEqual([]);
     },
     { auto: true },
   ],
@@ -41,7 +44,9 @@ export function stylesheetState(page: Page): Promise<'not loaded' | 'loaded' | '
     const link = document.getElementById('site-css') as HTMLLinkElement | null;
     if (link?.sheet && link.media !== 'print') return 'applied';
     const href = document.querySelector<HTMLScriptElement>('script[data-href]')!.dataset.href!;
-    const fetched = performance.getEntriesByName(new URL(href, location.href).href).some((entry) => (entry as PerformanceResourceTiming).responseEnd > 0);
+    const fetched = performance
+      .getEntriesByName(new URL(href, location.href).href)
+      .some((entry) => (entry as PerformanceResourceTiming).responseEnd > 0);
     return fetched ? 'loaded' : 'not loaded';
   });
 }

@@ -28,7 +28,11 @@ async function open(page: Page, path: string): Promise<void> {
 
 /** The island around `locator`, once the runtime has marked it live. */
 async function live(locator: Locator): Promise<void> {
-  await expect.poll(() => locator.evaluate((el) => el.closest('site-island')?.getAttribute('data-hydrated') ?? null), { message: 'the island goes live' }).toBe('');
+  await expect
+    .poll(() => locator.evaluate((el) => el.closest('site-island')?.getAttribute('data-hydrated') ?? null), {
+      message: 'the island goes live',
+    })
+    .toBe('');
 }
 
 const firstQuestion = (page: Page) => page.locator('#faq .accordion-trigger').first();
@@ -49,7 +53,9 @@ test('a click on a FAQ question before the scripts arrive opens it once they hav
   await expect(question, 'the next click, live, closes it').toHaveAttribute('aria-expanded', 'false');
 });
 
-test('Enter on a FAQ question before the scripts arrive opens it once: the key press and its click are one action', async ({ page }) => {
+test('Enter on a FAQ question before the scripts arrive opens it once: the key press and its click are one action', async ({
+  page,
+}) => {
   const scripts = await holdScripts(page);
   await open(page, '/');
   const question = firstQuestion(page);
@@ -61,7 +67,9 @@ test('Enter on a FAQ question before the scripts arrive opens it once: the key p
   await expect(question).toBeFocused();
 });
 
-test('an address typed in the newsletter box and sent with Enter before the scripts arrive is subscribed once they have', async ({ page }) => {
+test('an address typed in the newsletter box and sent with Enter before the scripts arrive is subscribed once they have', async ({
+  page,
+}) => {
   const scripts = await holdScripts(page);
   await open(page, '/');
   const field = page.getByLabel('Email address');
@@ -85,7 +93,9 @@ test('the pointer resting on a social icon while the scripts arrive gets its too
   scripts.release();
   await live(page.locator('site-island[data-island="tooltips"]'));
   // The tooltip's own open delay (700 ms) runs from the moment its code is live.
-  await expect(page.getByRole('tooltip', { name: 'Follow us on Instagram' })).toBeVisible({ timeout: TOOLTIP.openDelayMs + 5_000 });
+  await expect(page.getByRole('tooltip', { name: 'Follow us on Instagram' })).toBeVisible({
+    timeout: TOOLTIP.openDelayMs + 5_000,
+  });
 });
 
 test('keyboard focus sitting on the theme switch while the scripts arrive shows its tooltip', async ({ page }) => {
@@ -97,7 +107,9 @@ test('keyboard focus sitting on the theme switch while the scripts arrive shows 
   const theme = page.locator('select.theme-select');
   await expect(theme).toBeFocused();
   scripts.release();
-  await expect(page.getByRole('tooltip', { name: 'Choose a light or dark theme, or follow your device' })).toBeVisible();
+  await expect(
+    page.getByRole('tooltip', { name: 'Choose a light or dark theme, or follow your device' }),
+  ).toBeVisible();
 });
 
 test('the menu button pressed before the scripts arrive opens the menu once they have', async ({ page }) => {
@@ -110,7 +122,13 @@ test('the menu button pressed before the scripts arrive opens the menu once they
   await expect(page.locator('#menu-button')).toHaveAttribute('aria-expanded', 'true');
 });
 
-const CONTACT = { 'First Name': 'Jordan', 'Last Name': 'Rivers', Email: 'jordan@example.com', 'Phone Number': '(407) 555-0123', Message: 'A demo for you.' };
+const CONTACT = {
+  'First Name': 'Jordan',
+  'Last Name': 'Rivers',
+  Email: 'jordan@example.com',
+  'Phone Number': '(407) 555-0123',
+  Message: 'A demo for you.',
+};
 
 async function fillContact(page: Page): Promise<void> {
   for (const [label, value] of Object.entries(CONTACT)) await page.getByLabel(label, { exact: true }).fill(value);
@@ -139,7 +157,8 @@ test('text typed and a box ticked before the scripts arrive survive hydration, e
   await expect(terms, 'the box ticks at once, under the finger').toBeChecked();
   scripts.release();
   await live(page.locator('form.contact-form'));
-  for (const [label, value] of Object.entries(CONTACT)) await expect(page.getByLabel(label, { exact: true })).toHaveValue(value);
+  for (const [label, value] of Object.entries(CONTACT))
+    await expect(page.getByLabel(label, { exact: true })).toHaveValue(value);
   await expect(terms, 'replayed once: still ticked').toBeChecked();
   // And the form works as usual from here: typing goes on where it was.
   await page.getByLabel('Message', { exact: true }).press('End');
@@ -147,7 +166,9 @@ test('text typed and a box ticked before the scripts arrive survive hydration, e
   await expect(page.getByLabel('Message', { exact: true })).toHaveValue('A demo for you. More.');
 });
 
-test('no interaction is replayed twice: three different clicks before the scripts arrive each act once', async ({ page }) => {
+test('no interaction is replayed twice: three different clicks before the scripts arrive each act once', async ({
+  page,
+}) => {
   const scripts = await holdScripts(page);
   await open(page, '/');
   const triggers = page.locator('#faq .accordion-trigger');
@@ -161,7 +182,9 @@ test('no interaction is replayed twice: three different clicks before the script
   await expect(triggers.nth(2), 'not clicked').toHaveAttribute('aria-expanded', 'false');
 });
 
-test('before any interaction the home page loads only the small runtime: React and the islands wait', async ({ page }) => {
+test('before any interaction the home page loads only the small runtime: React and the islands wait', async ({
+  page,
+}) => {
   const scripts: string[] = [];
   page.on('request', (request) => {
     if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
@@ -169,7 +192,10 @@ test('before any interaction the home page loads only the small runtime: React a
   await page.setViewportSize(DESKTOP);
   await page.goto('/', { waitUntil: 'load' });
   const atLoad = [...scripts];
-  expect(atLoad.some((path) => /header-controls|MenuDialog|tooltips/.test(path)), `no island code by the load event: ${atLoad.join(', ')}`).toBe(false);
+  expect(
+    atLoad.some((path) => /header-controls|MenuDialog|tooltips/.test(path)),
+    `no island code by the load event: ${atLoad.join(', ')}`,
+  ).toBe(false);
   // The behaviours marked idle start after the load event; the interaction islands still wait.
   await live(page.locator('site-island[data-island="enhance"]'));
   await expect(page.locator('site-island[data-island="toasts"]')).not.toHaveAttribute('data-hydrated');

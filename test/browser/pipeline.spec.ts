@@ -10,7 +10,10 @@ test('islands hydrate and share state through signals', async ({ page }) => {
 
 test('a prop containing </script> does not break out of the page', async ({ page }) => {
   await page.goto('/');
-  await expect(page.getByRole('button', { name: 'Add one' })).toHaveAttribute('data-tricky', /^<\/script><script>window.__pwned=1<\/script><!-- "quoted"/);
+  await expect(page.getByRole('button', { name: 'Add one' })).toHaveAttribute(
+    'data-tricky',
+    /^<\/script><script>window.__pwned=1<\/script><!-- "quoted"/,
+  );
   expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
 });
 
@@ -24,18 +27,25 @@ test('a media island hydrates only once its query matches', async ({ page }) => 
   await expect(page.getByText('Wide note hydrated')).toBeVisible();
 });
 
-test('an island that throws in the browser shows site-gen\'s neutral error screen in its place (the fixture has none of its own); the page keeps working', async ({ page, problems }) => {
+test("an island that throws in the browser shows site-gen's neutral error screen in its place (the fixture has none of its own); the page keeps working", async ({
+  page,
+  problems,
+}) => {
   problems.allow(/Island "broken" failed to render/);
   problems.allow(/behaviour "failing" failed/);
   await page.goto('/contact');
-  await expect(page.getByRole('alert').getByRole('heading', { name: 'This part of the page could not be shown' })).toBeVisible();
+  await expect(
+    page.getByRole('alert').getByRole('heading', { name: 'This part of the page could not be shown' }),
+  ).toBeVisible();
   await expect(page.getByText('Unexpected Application Error!')).toHaveCount(0);
   await expect(page.getByText('The broken island failed on purpose').first()).toBeVisible();
   await page.getByLabel('Name').fill('still works');
   await expect(page.getByLabel('Name')).toHaveValue('still works');
 });
 
-test('a behaviour runs its plain DOM code on its server markup; a press made before it is live acts once, when it is', async ({ page }) => {
+test('a behaviour runs its plain DOM code on its server markup; a press made before it is live acts once, when it is', async ({
+  page,
+}) => {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   await page.route(/\/assets\/chunks\/details-[\w-]+\.js$/, async (route) => {
@@ -54,7 +64,10 @@ test('a behaviour runs its plain DOM code on its server markup; a press made bef
   await expect(page.getByText('Details shown (2)')).toBeVisible();
 });
 
-test('a behaviour that throws is marked failed and logged; its markup and the page stay', async ({ page, problems }) => {
+test('a behaviour that throws is marked failed and logged; its markup and the page stay', async ({
+  page,
+  problems,
+}) => {
   problems.allow(/Island "broken" failed to render/);
   problems.allow(/site-gen: behaviour "failing" failed: Error: The failing behaviour failed on purpose/);
   const logged: string[] = [];
@@ -90,10 +103,14 @@ test('routes answer like a static host', async ({ page, problems }) => {
   await expect(page.getByRole('heading', { name: 'No islands here' })).toBeVisible();
 });
 
-test('the inline script of the site\'s head hook runs under the CSP, and the full stylesheet loads', async ({ page }) => {
+test("the inline script of the site's head hook runs under the CSP, and the full stylesheet loads", async ({
+  page,
+}) => {
   await page.goto('/');
   await expect(page.locator('html')).toHaveAttribute('data-js', 'on');
   // Added by the inline loader once the page has painted from its critical CSS.
   await expect(page.locator('link#site-css')).toHaveAttribute('rel', 'stylesheet');
-  await expect.poll(() => page.evaluate(() => (document.getElementById('site-css') as HTMLLinkElement).sheet !== null)).toBe(true);
+  await expect
+    .poll(() => page.evaluate(() => (document.getElementById('site-css') as HTMLLinkElement).sheet !== null))
+    .toBe(true);
 });

@@ -48,17 +48,24 @@ async function openAndLeaveAlone(page: Page, path: string): Promise<void> {
 
 /** The names of the page's React islands, whose chunks must not have been fetched. */
 async function reactIslands(page: Page): Promise<string[]> {
-  return page.locator('site-island[data-island]:not([data-behaviour])').evaluateAll((islands) => [...new Set(islands.map((island) => island.getAttribute('data-island')!))]);
+  return page
+    .locator('site-island[data-island]:not([data-behaviour])')
+    .evaluateAll((islands) => [...new Set(islands.map((island) => island.getAttribute('data-island')!))]);
 }
 
 async function expectNoReact(page: Page, scripts: Scripts, when: string): Promise<void> {
-  expect(await scripts.withReact(), `no script holding React ${when} (fetched: ${scripts.paths().join(', ')})`).toEqual([]);
+  expect(await scripts.withReact(), `no script holding React ${when} (fetched: ${scripts.paths().join(', ')})`).toEqual(
+    [],
+  );
   const islands = await reactIslands(page);
   const chunks = scripts.paths().filter((path) => islands.some((name) => path.includes(`/chunks/${name}-`)));
   expect(chunks, `no React island's chunk ${when}`).toEqual([]);
 }
 
-for (const [label, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+for (const [label, viewport] of [
+  ['desktop', DESKTOP],
+  ['phone', PHONE],
+] as const) {
   test.describe(`left alone (${label}, ${viewport.width}×${viewport.height})`, () => {
     test.use({ viewport });
 
@@ -91,7 +98,9 @@ for (const [label, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as cons
 test.describe('used after being left alone', () => {
   test.use({ viewport: DESKTOP });
 
-  test('the home page: reveal, scroll-to-top and tooltips work without React; the FAQ, the menu and a toast bring it', async ({ page }) => {
+  test('the home page: reveal, scroll-to-top and tooltips work without React; the FAQ, the menu and a toast bring it', async ({
+    page,
+  }) => {
     const scripts = recordScripts(page);
     await openAndLeaveAlone(page, '/');
     await expectNoReact(page, scripts, 'before any interaction');
@@ -119,7 +128,9 @@ test.describe('used after being left alone', () => {
     await expect(page.getByRole('dialog')).toBeVisible();
     await page.keyboard.press('Escape');
     await expect(page.getByRole('dialog')).toBeHidden();
-    expect((await scripts.withReact()).length, 'React arrives with the first island the visitor uses').toBeGreaterThan(0);
+    expect((await scripts.withReact()).length, 'React arrives with the first island the visitor uses').toBeGreaterThan(
+      0,
+    );
 
     const question = page.locator('#faq .accordion-trigger').first();
     await question.scrollIntoViewIfNeeded();
@@ -129,14 +140,22 @@ test.describe('used after being left alone', () => {
     const field = page.getByLabel('Email address');
     await field.fill('visitor@example.com');
     await field.press('Enter');
-    await expect(page.getByRole('region', { name: /^Notifications/ }).getByText('Thank you for subscribing!')).toBeVisible();
+    await expect(
+      page.getByRole('region', { name: /^Notifications/ }).getByText('Thank you for subscribing!'),
+    ).toBeVisible();
   });
 
   test('the contact page: the form sent after the page was left alone shows its toast', async ({ page }) => {
     const scripts = recordScripts(page);
     await openAndLeaveAlone(page, '/contact');
     await expectNoReact(page, scripts, 'before any interaction');
-    for (const [label, value] of [['First Name', 'Jordan'], ['Last Name', 'Rivers'], ['Email', 'jordan@example.com'], ['Phone Number', '(407) 555-0123'], ['Message', 'Hello.']]) {
+    for (const [label, value] of [
+      ['First Name', 'Jordan'],
+      ['Last Name', 'Rivers'],
+      ['Email', 'jordan@example.com'],
+      ['Phone Number', '(407) 555-0123'],
+      ['Message', 'Hello.'],
+    ]) {
       await page.getByLabel(label!, { exact: true }).fill(value!);
     }
     await page.getByLabel(/I agree to the Terms/).check();

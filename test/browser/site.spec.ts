@@ -9,18 +9,24 @@ const PAGES = [
   { name: 'not-found', path: '/no-such-page' },
 ] as const;
 const THEMES = ['dark', 'light'] as const;
-const NOT_FOUND_LOG = /404 Error: User attempted to access non-existent route:|Failed to load resource: the server responded with a status of 404/;
+const NOT_FOUND_LOG =
+  /404 Error: User attempted to access non-existent route:|Failed to load resource: the server responded with a status of 404/;
 
 /** Distinct left edges of the service cards: the number of grid columns. */
 async function serviceColumns(page: Page): Promise<number> {
-  const lefts = await page.locator('#services .service-card').evaluateAll((cards) => cards.map((card) => Math.round(card.getBoundingClientRect().left)));
+  const lefts = await page
+    .locator('#services .service-card')
+    .evaluateAll((cards) => cards.map((card) => Math.round(card.getBoundingClientRect().left)));
   return new Set(lefts).size;
 }
 
 /** WCAG contrast ratio of two opaque "rgb(r, g, b)" colours. */
 function contrast(a: string, b: string): number {
   const luminance = (rgb: string) => {
-    const [r, g, bl] = (rgb.match(/\d+/g) ?? []).slice(0, 3).map((v) => Number(v) / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+    const [r, g, bl] = (rgb.match(/\d+/g) ?? [])
+      .slice(0, 3)
+      .map((v) => Number(v) / 255)
+      .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
     return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
   };
   const [x, y] = [luminance(a), luminance(b)];
@@ -29,7 +35,11 @@ function contrast(a: string, b: string): number {
 
 /** Opens the header menu: a link to the panel without JavaScript, a button once the menu is interactive. */
 async function openMenu(page: Page): Promise<void> {
-  await page.getByRole('link', { name: /menu/i }).or(page.getByRole('button', { name: /menu/i })).first().click();
+  await page
+    .getByRole('link', { name: /menu/i })
+    .or(page.getByRole('button', { name: /menu/i }))
+    .first()
+    .click();
 }
 
 async function hasHorizontalScroll(page: Page): Promise<boolean> {
@@ -40,11 +50,23 @@ test.describe('home page', () => {
   test('shows every text the spec quotes', async ({ page }) => {
     await page.goto('/');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('MUSIC IS THE ART, YOUR SUCCESS IS OUR BUSINESS');
-    for (const heading of ['WHO WE ARE', 'WHAT WE DO', 'INDUSTRY NETWORKS YOU CAN TRUST', 'Frequently Asked Questions', 'READY TO GET STARTED', 'ELEVATE YOUR SOUND AMPLIFY YOUR REACH']) {
+    for (const heading of [
+      'WHO WE ARE',
+      'WHAT WE DO',
+      'INDUSTRY NETWORKS YOU CAN TRUST',
+      'Frequently Asked Questions',
+      'READY TO GET STARTED',
+      'ELEVATE YOUR SOUND AMPLIFY YOUR REACH',
+    ]) {
       await expect(page.getByRole('heading', { name: heading, exact: true })).toBeVisible();
     }
     const main = page.getByRole('main');
-    for (const text of ['Our Network', 'Questions & Answers', 'Take Action', 'Get answers to some of the most common questions artists have about navigating the music industry.']) {
+    for (const text of [
+      'Our Network',
+      'Questions & Answers',
+      'Take Action',
+      'Get answers to some of the most common questions artists have about navigating the music industry.',
+    ]) {
       await expect(main.getByText(text, { exact: true })).toBeVisible();
     }
     const footer = page.getByRole('contentinfo');
@@ -56,18 +78,32 @@ test.describe('home page', () => {
   test('shows the six services with five bullets each and seven questions', async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto('/');
-    const titles = ['RECORD LABEL SERVICES', 'MUSIC PRODUCTION', 'ARTIST DEVELOPMENT', 'MUSIC PUBLISHING', 'BUSINESS CONSULTING', 'VIDEO PRODUCTION'];
+    const titles = [
+      'RECORD LABEL SERVICES',
+      'MUSIC PRODUCTION',
+      'ARTIST DEVELOPMENT',
+      'MUSIC PUBLISHING',
+      'BUSINESS CONSULTING',
+      'VIDEO PRODUCTION',
+    ];
     // innerText: the record label card also carries its mobile title, hidden from 768 px.
     await expect(page.locator('#services h3')).toHaveText(titles, { useInnerText: true });
-    for (const title of titles) await expect(page.getByRole('article', { name: title }).getByRole('listitem')).toHaveCount(5);
+    for (const title of titles)
+      await expect(page.getByRole('article', { name: title }).getByRole('listitem')).toHaveCount(5);
     await expect(page.locator('#faq').getByRole('button')).toHaveCount(7);
   });
 
   test('has the anchors in the spec order, top to bottom', async ({ page }) => {
     await page.goto('/');
     const order = ['home', 'about', 'services', 'partners', 'faq', 'cta', 'contact'];
-    const tops = await page.evaluate((ids) => ids.map((id) => document.getElementById(id)!.getBoundingClientRect().top + window.scrollY), order);
-    expect(tops.every((top, i) => i === 0 || top > tops[i - 1]!), `anchors ${order.join(', ')} appear in that order`).toBe(true);
+    const tops = await page.evaluate(
+      (ids) => ids.map((id) => document.getElementById(id)!.getBoundingClientRect().top + window.scrollY),
+      order,
+    );
+    expect(
+      tops.every((top, i) => i === 0 || top > tops[i - 1]!),
+      `anchors ${order.join(', ')} appear in that order`,
+    ).toBe(true);
   });
 
   test('links point where the spec says', async ({ page }) => {
@@ -81,17 +117,24 @@ test.describe('home page', () => {
     await expect(about.getByRole('link', { name: 'Book an Appointment' })).toHaveAttribute('href', '#contact');
     const services = page.locator('#services');
     await expect(services.getByRole('link', { name: 'Learn more' })).toHaveCount(6);
-    for (const link of await services.getByRole('link', { name: 'Learn more' }).all()) await expect(link).toHaveAttribute('href', '#contact');
+    for (const link of await services.getByRole('link', { name: 'Learn more' }).all())
+      await expect(link).toHaveAttribute('href', '#contact');
     await expect(services.getByRole('link', { name: 'Contact Us' })).toHaveAttribute('href', '#contact');
     const cta = page.locator('#cta');
     await expect(cta.getByRole('link', { name: 'Contact Us' })).toHaveAttribute('href', '/contact');
     await expect(cta.getByRole('link', { name: 'Book Appointment' })).toHaveAttribute('href', '/contact');
     const quick = page.getByRole('navigation', { name: 'Quick Links' }).getByRole('link');
     await expect(quick).toHaveText(['Home', 'About Us', 'Services', 'FAQ']);
-    expect(await quick.evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toEqual(['/', '/#about', '/#services', '/#faq']);
+    expect(await quick.evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toEqual([
+      '/',
+      '/#about',
+      '/#services',
+      '/#faq',
+    ]);
     const socials = page.getByRole('list', { name: 'Social media' }).getByRole('link');
     await expect(socials).toHaveCount(4);
-    for (const name of ['Instagram', 'Facebook', 'YouTube', 'X']) await expect(page.getByRole('link', { name, exact: true })).toBeVisible();
+    for (const name of ['Instagram', 'Facebook', 'YouTube', 'X'])
+      await expect(page.getByRole('link', { name, exact: true })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Privacy Policy' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Terms of Service' })).toBeVisible();
   });
@@ -116,7 +159,7 @@ test.describe('home page', () => {
     await expect(page.getByRole('heading', { name: 'Frequently Asked Questions' })).toBeInViewport();
   });
 
-  test('the copyright shows the visitor\'s current year, even for a site built in an earlier year', async ({ page }) => {
+  test("the copyright shows the visitor's current year, even for a site built in an earlier year", async ({ page }) => {
     await page.clock.setFixedTime(new Date('2031-06-15T12:00:00Z'));
     await page.goto('/');
     await expect(page.getByRole('contentinfo').getByText(/^© 2031 .+ All rights reserved\.$/)).toBeVisible();
@@ -130,7 +173,9 @@ test.describe('home page', () => {
       .poll(() =>
         page.evaluate(async () => {
           await document.fonts.ready;
-          return [...document.fonts].filter((face) => face.status === 'loaded').map((face) => face.family.replace(/"/g, ''));
+          return [...document.fonts]
+            .filter((face) => face.status === 'loaded')
+            .map((face) => face.family.replace(/"/g, ''));
         }),
       )
       .toEqual(expect.arrayContaining(['Anton', 'Inter']));
@@ -151,7 +196,9 @@ test.describe('responsive layout', () => {
     });
   }
 
-  test('under 768 px: the mobile service title, no About outline button; from 768 px the opposite', async ({ page }) => {
+  test('under 768 px: the mobile service title, no About outline button; from 768 px the opposite', async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: 767, height: 900 });
     await page.goto('/');
     const card = page.locator('#service-record-label-title');
@@ -172,7 +219,9 @@ test.describe('responsive layout', () => {
 
   for (const width of [375, 1440]) {
     for (const theme of THEMES) {
-      test(`scrolled to the bottom at ${width} px (${theme}), the scroll-to-top button covers neither the copyright line nor the legal links`, async ({ page }) => {
+      test(`scrolled to the bottom at ${width} px (${theme}), the scroll-to-top button covers neither the copyright line nor the legal links`, async ({
+        page,
+      }) => {
         await page.setViewportSize({ width, height: 800 });
         for (const path of ['/', '/contact']) {
           await gotoWithTheme(page, path, theme);
@@ -183,14 +232,27 @@ test.describe('responsive layout', () => {
           await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
           await expect(button).toBeVisible();
           // Measure where the button comes to rest, not where its reveal transition has carried it so far.
-          await button.evaluate((element) => Promise.all(element.getAnimations().map((animation) => animation.finished)));
+          await button.evaluate((element) =>
+            Promise.all(element.getAnimations().map((animation) => animation.finished)),
+          );
           const box = (await button.boundingBox())!;
           const footerBottom = page.locator('.footer-bottom');
-          const lines = [footerBottom.getByText(/^© \d{4} Soundmark Music Group/), footerBottom.getByRole('link', { name: 'Privacy Policy' }), footerBottom.getByRole('link', { name: 'Terms of Service' })];
+          const lines = [
+            footerBottom.getByText(/^© \d{4} Soundmark Music Group/),
+            footerBottom.getByRole('link', { name: 'Privacy Policy' }),
+            footerBottom.getByRole('link', { name: 'Terms of Service' }),
+          ];
           for (const line of lines) {
             const other = (await line.boundingBox())!;
-            const overlaps = box.x < other.x + other.width && other.x < box.x + box.width && box.y < other.y + other.height && other.y < box.y + box.height;
-            expect(overlaps, `${path}: the button ${JSON.stringify(box)} must not cover ${await line.textContent()} ${JSON.stringify(other)}`).toBe(false);
+            const overlaps =
+              box.x < other.x + other.width &&
+              other.x < box.x + box.width &&
+              box.y < other.y + other.height &&
+              other.y < box.y + box.height;
+            expect(
+              overlaps,
+              `${path}: the button ${JSON.stringify(box)} must not cover ${await line.textContent()} ${JSON.stringify(other)}`,
+            ).toBe(false);
           }
         }
       });
@@ -211,7 +273,11 @@ test.describe('contact page', () => {
   test('shows the heading, the introduction and the labelled form', async ({ page }) => {
     await page.goto('/contact');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('CONTACT US');
-    await expect(page.getByText('Have questions or want to work with us? Fill out the form below and our team will get back to you as soon as possible.')).toBeVisible();
+    await expect(
+      page.getByText(
+        'Have questions or want to work with us? Fill out the form below and our team will get back to you as soon as possible.',
+      ),
+    ).toBeVisible();
     for (const label of ['First Name', 'Last Name', 'Email', 'Phone Number', 'Message', 'Attach a File']) {
       await expect(page.getByLabel(label, { exact: true })).toBeVisible();
     }
@@ -244,7 +310,10 @@ test.describe('not-found page', () => {
 
   test('logs the path the visitor asked for to the console', async ({ page, problems }) => {
     problems.allow(NOT_FOUND_LOG);
-    const logged = page.waitForEvent('console', (message) => message.type() === 'error' && message.text().startsWith('404 Error'));
+    const logged = page.waitForEvent(
+      'console',
+      (message) => message.type() === 'error' && message.text().startsWith('404 Error'),
+    );
     await page.goto('/some/missing/page');
     expect((await logged).text()).toBe('404 Error: User attempted to access non-existent route: /some/missing/page');
   });
@@ -262,7 +331,13 @@ test.describe('without JavaScript', () => {
 
   test('every section of the home page is readable, FAQ answers included', async ({ page }) => {
     await page.goto('/');
-    for (const heading of ['WHO WE ARE', 'WHAT WE DO', 'INDUSTRY NETWORKS YOU CAN TRUST', 'Frequently Asked Questions', 'READY TO GET STARTED']) {
+    for (const heading of [
+      'WHO WE ARE',
+      'WHAT WE DO',
+      'INDUSTRY NETWORKS YOU CAN TRUST',
+      'Frequently Asked Questions',
+      'READY TO GET STARTED',
+    ]) {
       await expect(page.getByRole('heading', { name: heading, exact: true })).toBeVisible();
     }
     await expect(page.locator('.hero-text')).toBeVisible();
@@ -305,7 +380,9 @@ test.describe('accessibility (axe)', () => {
         await expect(page.locator('html')).toHaveClass(new RegExp(`\\b${theme}\\b`));
         await page.evaluate(() => document.fonts.ready);
         const results = await new AxeBuilder({ page }).analyze();
-        expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+        expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual(
+          [],
+        );
       });
     }
 
@@ -314,7 +391,9 @@ test.describe('accessibility (axe)', () => {
       await openMenu(page);
       await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
       const results = await new AxeBuilder({ page }).analyze();
-      expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+      expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual(
+        [],
+      );
     });
   }
 
@@ -322,7 +401,20 @@ test.describe('accessibility (axe)', () => {
   for (const theme of THEMES) {
     test(`the ${theme} palette meets WCAG AA contrast`, async ({ page }) => {
       await gotoWithTheme(page, '/', theme);
-      const names = ['bg', 'bg-alt', 'surface', 'surface-2', 'text', 'muted', 'accent', 'accent-hover', 'on-accent', 'accent-text', 'focus', 'input-border'];
+      const names = [
+        'bg',
+        'bg-alt',
+        'surface',
+        'surface-2',
+        'text',
+        'muted',
+        'accent',
+        'accent-hover',
+        'on-accent',
+        'accent-text',
+        'focus',
+        'input-border',
+      ];
       // Each token resolved by the browser to rgb(), by using it as a colour.
       const tokens = await page.evaluate((list) => {
         const probe = document.body.appendChild(document.createElement('span'));
@@ -336,15 +428,37 @@ test.describe('accessibility (axe)', () => {
         return resolved;
       }, names);
       const text: Array<[string, string]> = [
-        ['text', 'bg'], ['text', 'surface'], ['text', 'surface-2'], ['muted', 'bg'], ['muted', 'bg-alt'], ['muted', 'surface'], ['muted', 'surface-2'],
-        ['accent-text', 'bg'], ['accent-text', 'bg-alt'], ['accent-text', 'surface'], ['on-accent', 'accent'], ['on-accent', 'accent-hover'],
+        ['text', 'bg'],
+        ['text', 'surface'],
+        ['text', 'surface-2'],
+        ['muted', 'bg'],
+        ['muted', 'bg-alt'],
+        ['muted', 'surface'],
+        ['muted', 'surface-2'],
+        ['accent-text', 'bg'],
+        ['accent-text', 'bg-alt'],
+        ['accent-text', 'surface'],
+        ['on-accent', 'accent'],
+        ['on-accent', 'accent-hover'],
       ];
-      const ui: Array<[string, string]> = [['focus', 'bg'], ['focus', 'surface'], ['input-border', 'bg'], ['input-border', 'surface']];
+      const ui: Array<[string, string]> = [
+        ['focus', 'bg'],
+        ['focus', 'surface'],
+        ['input-border', 'bg'],
+        ['input-border', 'surface'],
+      ];
       const low = [
-        ...text.filter(([f, b]) => contrast(tokens[f]!, tokens[b]!) < 4.5).map(([f, b]) => `text ${f} on ${b}: ${contrast(tokens[f]!, tokens[b]!).toFixed(2)}`),
-        ...ui.filter(([f, b]) => contrast(tokens[f]!, tokens[b]!) < 3).map(([f, b]) => `control ${f} on ${b}: ${contrast(tokens[f]!, tokens[b]!).toFixed(2)}`),
+        ...text
+          .filter(([f, b]) => contrast(tokens[f]!, tokens[b]!) < 4.5)
+          .map(([f, b]) => `text ${f} on ${b}: ${contrast(tokens[f]!, tokens[b]!).toFixed(2)}`),
+        ...ui
+          .filter(([f, b]) => contrast(tokens[f]!, tokens[b]!) < 3)
+          .map(([f, b]) => `control ${f} on ${b}: ${contrast(tokens[f]!, tokens[b]!).toFixed(2)}`),
       ];
-      expect(Object.values(tokens).every((v) => /^rgb\(\d+, \d+, \d+\)$/.test(v)), `every token is an opaque colour: ${JSON.stringify(tokens)}`).toBe(true);
+      expect(
+        Object.values(tokens).every((v) => /^rgb\(\d+, \d+, \d+\)$/.test(v)),
+        `every token is an opaque colour: ${JSON.stringify(tokens)}`,
+      ).toBe(true);
       expect(low).toEqual([]);
     });
   }

@@ -14,7 +14,8 @@ const COPY = 'content/copy.ts';
 const HERO = 'src/site/components/Hero.tsx';
 const HERO_CSS = 'src/site/styles/hero.css';
 const ERROR_TITLE = 'Unexpected Application Error!';
-const NOT_FOUND_LOG = /404 Error: User attempted to access non-existent route:|Failed to load resource: the server responded with a status of 404/;
+const NOT_FOUND_LOG =
+  /404 Error: User attempted to access non-existent route:|Failed to load resource: the server responded with a status of 404/;
 
 let project: ProjectCopy;
 let watch: WatchProcess;
@@ -31,7 +32,8 @@ test.beforeAll(async () => {
 test.afterEach(async () => {
   const from = watch.output().length;
   // Put the edited files back and wait for the rebuild, so the next test starts from the project as copied.
-  if ((await project.restore()).length > 0) await watch.waitFor(/pages reloaded|stylesheet swapped|output unchanged/, { from });
+  if ((await project.restore()).length > 0)
+    await watch.waitFor(/pages reloaded|stylesheet swapped|output unchanged/, { from });
 });
 
 test.afterAll(async () => {
@@ -50,7 +52,10 @@ test('a content edit shows on the open page, which reloads by itself', async ({ 
   await page.evaluate(() => ((window as unknown as { beforeEdit: boolean }).beforeEdit = true));
   await project.edit(COPY, (text) => text.replace(/(hero: \{\s*badge: )[^\n]*,/, "$1'Edited while watching',"));
   await expect(page.getByText('Edited while watching')).toBeVisible();
-  expect(await page.evaluate(() => (window as unknown as { beforeEdit?: boolean }).beforeEdit), 'the page was reloaded').toBeUndefined();
+  expect(
+    await page.evaluate(() => (window as unknown as { beforeEdit?: boolean }).beforeEdit),
+    'the page was reloaded',
+  ).toBeUndefined();
 });
 
 test('a CSS edit applies without a reload: state on window and the scroll position survive', async ({ page }) => {
@@ -68,16 +73,23 @@ test('a CSS edit applies without a reload: state on window and the scroll positi
   const before = await page.evaluate(() => window.scrollY);
   await project.edit(HERO_CSS, (text) => text.replace(/^\.hero \{\n/m, '.hero {\n  outline-offset: 11px;\n'));
   await expect(hero).toHaveCSS('outline-offset', '11px');
-  expect(await page.evaluate(() => (window as unknown as { beforeEdit?: string }).beforeEdit), 'no reload').toBe('kept');
+  expect(await page.evaluate(() => (window as unknown as { beforeEdit?: string }).beforeEdit), 'no reload').toBe(
+    'kept',
+  );
   const after = await page.evaluate(() => window.scrollY);
   expect(Math.abs(after - before), `the scroll position stays (${before} -> ${after})`).toBeLessThanOrEqual(2);
   await expect(page.locator('link#site-css'), 'one full stylesheet, the new one').toHaveCount(1);
 });
 
-test('a component that throws shows the error screen with the message and file, and the fix brings the page back', async ({ page, problems }) => {
+test('a component that throws shows the error screen with the message and file, and the fix brings the page back', async ({
+  page,
+  problems,
+}) => {
   problems.allow(/Failed to load resource: the server responded with a status of 500/);
   await open(page, '/');
-  await project.edit(HERO, (text) => text.replace(/(export function Hero\([^)]*\) \{)/, "$1\n  throw new Error('Hero broken by the watch test');"));
+  await project.edit(HERO, (text) =>
+    text.replace(/(export function Hero\([^)]*\) \{)/, "$1\n  throw new Error('Hero broken by the watch test');"),
+  );
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(ERROR_TITLE);
   await expect(page.getByText('Could not render /: Hero broken by the watch test')).toBeVisible();
   await expect(page.locator('.error-stack')).toContainText('src/site/components/Hero.tsx');
@@ -90,7 +102,10 @@ test('a component that throws shows the error screen with the message and file, 
   expect((await page.request.get(`${watch.url}/`)).status()).toBe(200);
 });
 
-test('a syntax error shows the error screen naming the file and line, and the fix brings the page back', async ({ page, problems }) => {
+test('a syntax error shows the error screen naming the file and line, and the fix brings the page back', async ({
+  page,
+  problems,
+}) => {
   problems.allow(/Failed to load resource: the server responded with a status of 500/);
   await open(page, '/');
   await project.edit(HERO, (text) => text.replace('export function Hero(', 'export function Hero(('));
@@ -107,22 +122,34 @@ test('an unknown path gets the not-found page with status 404', async ({ page, p
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Oops! Page not found');
 });
 
-test('every response carries the headers site-gen build writes to dist/_headers: pages, assets, the reload client and its events', async ({ page, problems }) => {
+test('every response carries the headers site-gen build writes to dist/_headers: pages, assets, the reload client and its events', async ({
+  page,
+  problems,
+}) => {
   problems.allow(NOT_FOUND_LOG);
   // The Playwright web server built this project's site.config.ts, which the watched copy has too.
-  const built = parseHeadersFile(await readFile(path.resolve(process.env.SITE_GEN_TEST_DIST ?? '.site-gen/test-dist', '_headers'), 'utf8'), '_headers');
+  const built = parseHeadersFile(
+    await readFile(path.resolve(process.env.SITE_GEN_TEST_DIST ?? '.site-gen/test-dist', '_headers'), 'utf8'),
+    '_headers',
+  );
   const expected = Object.fromEntries(Object.entries(built).map(([name, value]) => [name.toLowerCase(), value]));
   const seen = new Map<string, Record<string, string>>();
   page.on('response', (response) => seen.set(new URL(response.url()).pathname, response.headers()));
   await open(page, '/contact');
   const paths = [...seen.keys()];
   for (const wanted of ['/contact', /^\/__site-gen\/reload-\w+\.js$/, '/__site-gen/events']) {
-    expect(paths.some((p) => (typeof wanted === 'string' ? p === wanted : wanted.test(p))), `a response for ${wanted}`).toBe(true);
+    expect(
+      paths.some((p) => (typeof wanted === 'string' ? p === wanted : wanted.test(p))),
+      `a response for ${wanted}`,
+    ).toBe(true);
   }
   const stylesheet = await page.locator('link#site-css').getAttribute('href');
-  const more = await Promise.all([`${watch.url}/no-such-page`, `${watch.url}${stylesheet}`].map((url) => page.request.get(url)));
+  const more = await Promise.all(
+    [`${watch.url}/no-such-page`, `${watch.url}${stylesheet}`].map((url) => page.request.get(url)),
+  );
   const answers = [...seen.values(), ...more.map((answer) => answer.headers())];
-  for (const headers of answers) for (const [name, value] of Object.entries(expected)) expect(headers[name], name).toBe(value);
+  for (const headers of answers)
+    for (const [name, value] of Object.entries(expected)) expect(headers[name], name).toBe(value);
 });
 
 test('Ctrl-C stops the server: exit code 0 and the port is free', async () => {

@@ -47,7 +47,12 @@ export interface CloudFrontStandIn {
 
 const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const unescapeXml = (text: string) =>
-  text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+  text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&');
 
 function invalidationXml(invalidation: RecordedInvalidation, status: string): string {
   const items = invalidation.paths.map((path) => `<Path>${escapeXml(path)}</Path>`).join('');
@@ -67,7 +72,13 @@ function errorXml(code: string, message: string, requestId: string): string {
 }
 
 export async function startCloudFrontStandIn(initial: StandInOptions = {}): Promise<CloudFrontStandIn> {
-  let options: Required<StandInOptions> = { distributions: [], denied: [], throttle: 0, pollsInProgress: 0, ...initial };
+  let options: Required<StandInOptions> = {
+    distributions: [],
+    denied: [],
+    throttle: 0,
+    pollsInProgress: 0,
+    ...initial,
+  };
   const requests: RecordedRequest[] = [];
   const invalidations: RecordedInvalidation[] = [];
   let throttled = 0;
@@ -121,19 +132,32 @@ export async function startCloudFrontStandIn(initial: StandInOptions = {}): Prom
         const paths = [...body.matchAll(/<Path>([\s\S]*?)<\/Path>/g)].map((match) => unescapeXml(match[1]!));
         const quantity = Number(/<Quantity>(\d+)<\/Quantity>/.exec(body)?.[1]);
         const callerReference = unescapeXml(/<CallerReference>([\s\S]*?)<\/CallerReference>/.exec(body)?.[1] ?? '');
-        if (!callerReference || quantity !== paths.length || paths.length === 0 || paths.some((p) => !p.startsWith('/'))) {
+        if (
+          !callerReference ||
+          quantity !== paths.length ||
+          paths.length === 0 ||
+          paths.some((p) => !p.startsWith('/'))
+        ) {
           fail(400, 'InvalidArgument', 'Your request contains one or more invalid invalidation paths.');
           return;
         }
         // The same caller reference again: the service answers with the invalidation it made the first time.
-        let invalidation = invalidations.find((i) => i.distribution === distribution && i.callerReference === callerReference);
+        let invalidation = invalidations.find(
+          (i) => i.distribution === distribution && i.callerReference === callerReference,
+        );
         if (invalidation && invalidation.paths.join('\n') !== paths.join('\n')) {
           fail(409, 'InvalidationBatchAlreadyExists', 'The caller reference is already in use for another batch.');
           return;
         }
         if (!invalidation) {
           created += 1;
-          invalidation = { distribution, id: `I${String(created).padStart(13, '0')}`, paths, callerReference, polls: 0 };
+          invalidation = {
+            distribution,
+            id: `I${String(created).padStart(13, '0')}`,
+            paths,
+            callerReference,
+            polls: 0,
+          };
           invalidations.push(invalidation);
         }
         send(201, invalidationXml(invalidation, 'InProgress'), {
@@ -147,7 +171,10 @@ export async function startCloudFrontStandIn(initial: StandInOptions = {}): Prom
         return;
       }
       invalidation.polls += 1;
-      send(200, invalidationXml(invalidation, invalidation.polls > options.pollsInProgress ? 'Completed' : 'InProgress'));
+      send(
+        200,
+        invalidationXml(invalidation, invalidation.polls > options.pollsInProgress ? 'Completed' : 'InProgress'),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -45,7 +45,10 @@ export function textOf(element: Element | null | undefined): string {
 
 /** The links of a render (or part of it) as [text, href] pairs, in document order. */
 export function linksOf(root: ParentNode): Array<[string, string | null]> {
-  return [...root.querySelectorAll('a')].map((a) => [textOf(a) || a.getAttribute('aria-label') || '', a.getAttribute('href')]);
+  return [...root.querySelectorAll('a')].map((a) => [
+    textOf(a) || a.getAttribute('aria-label') || '',
+    a.getAttribute('href'),
+  ]);
 }
 
 /** The site's content, each file validated by its schema exactly as the build does. */

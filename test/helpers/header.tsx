@@ -10,7 +10,11 @@ export function themePropsOf(theme: Content['theme'], copy: Content['copy']) {
 }
 
 /** The header of the page at `path`. */
-export function renderHeader(site: SiteInfo, { copy, navigation, theme }: Pick<Content, 'copy' | 'navigation' | 'theme'>, path: string): Rendered {
+export function renderHeader(
+  site: SiteInfo,
+  { copy, navigation, theme }: Pick<Content, 'copy' | 'navigation' | 'theme'>,
+  path: string,
+): Rendered {
   return render(
     <Header
       company={site.name}

@@ -118,7 +118,13 @@ export async function startS3rver(options: StartOptions = {}): Promise<S3rverHan
  * A deploy of `out` to `bucket` through `client` as the tests run it: no prefix, no dry run, four requests at a time,
  * retries a few milliseconds apart; what it prints goes to `write`. `extra` overrides any of it.
  */
-export function testDeployOptions(client: S3Client, bucket: string, out: string, write: (chunk: string) => void, extra: Partial<DeployOptions> = {}): DeployOptions {
+export function testDeployOptions(
+  client: S3Client,
+  bucket: string,
+  out: string,
+  write: (chunk: string) => void,
+  extra: Partial<DeployOptions> = {},
+): DeployOptions {
   return {
     outDir: out,
     bucket,

@@ -91,7 +91,11 @@ export async function startWatch(root: string, args: string[] = []): Promise<Wat
       };
       const timer = setTimeout(() => {
         done();
-        reject(new Error(`site-gen watch did not print ${pattern} within ${options.timeout ?? 60_000} ms. It printed:\n${output}`));
+        reject(
+          new Error(
+            `site-gen watch did not print ${pattern} within ${options.timeout ?? 60_000} ms. It printed:\n${output}`,
+          ),
+        );
       }, options.timeout ?? 60_000);
       const done = () => {
         clearTimeout(timer);

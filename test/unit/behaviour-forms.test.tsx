@@ -43,12 +43,23 @@ keys.run();
 
 const hotkeys = suite('matchesHotkey');
 
-const key = (init: Partial<KeyboardEvent>) => ({ key: '', code: '', altKey: false, ctrlKey: false, metaKey: false, shiftKey: false, ...init });
-
-hotkeys('Alt+T matches by the physical key, so it also works where Alt+T types another character (a Mac types †)', () => {
-  assert.ok(matchesHotkey(key({ key: 't', code: 'KeyT', altKey: true }), 'Alt+T'));
-  assert.ok(matchesHotkey(key({ key: '†', code: 'KeyT', altKey: true }), 'Alt+T'));
+const key = (init: Partial<KeyboardEvent>) => ({
+  key: '',
+  code: '',
+  altKey: false,
+  ctrlKey: false,
+  metaKey: false,
+  shiftKey: false,
+  ...init,
 });
+
+hotkeys(
+  'Alt+T matches by the physical key, so it also works where Alt+T types another character (a Mac types †)',
+  () => {
+    assert.ok(matchesHotkey(key({ key: 't', code: 'KeyT', altKey: true }), 'Alt+T'));
+    assert.ok(matchesHotkey(key({ key: '†', code: 'KeyT', altKey: true }), 'Alt+T'));
+  },
+);
 
 hotkeys('Alt+T needs Alt and no other modifier', () => {
   assert.not.ok(matchesHotkey(key({ key: 't', code: 'KeyT' }), 'Alt+T'), 'T alone is typing, not the hotkey');
@@ -77,14 +88,19 @@ faq('each answer is a region named by its question', () => {
   }
 });
 
-faq('a disabled entry (content schema field `disabled`) is a disabled button on a marked item; the others stay enabled', () => {
-  const items = content.faq.map((q, i) => (i === 0 || i === 6 ? { ...q, disabled: true } : q));
-  const r = render(<Faq items={items} />);
-  assert.equal(
-    r.$$('.accordion-item').map((item) => [item.hasAttribute('data-disabled'), item.querySelector('button')!.hasAttribute('disabled')]),
-    items.map((item) => [!!item.disabled, !!item.disabled]),
-  );
-});
+faq(
+  'a disabled entry (content schema field `disabled`) is a disabled button on a marked item; the others stay enabled',
+  () => {
+    const items = content.faq.map((q, i) => (i === 0 || i === 6 ? { ...q, disabled: true } : q));
+    const r = render(<Faq items={items} />);
+    assert.equal(
+      r
+        .$$('.accordion-item')
+        .map((item) => [item.hasAttribute('data-disabled'), item.querySelector('button')!.hasAttribute('disabled')]),
+      items.map((item) => [!!item.disabled, !!item.disabled]),
+    );
+  },
+);
 
 faq('the schema takes `disabled` as a boolean and rejects anything else', async () => {
   const { faqSchema } = await import('../../content/schema.ts');
@@ -155,10 +171,19 @@ forms('the newsletter form: method dialog, one required e-mail field', () => {
   assert.ok(r.$('input').hasAttribute('required'));
 });
 
-forms('the toast texts are the spec\'s', () => {
-  assert.equal(copy.contact.toasts.termsMissing, { title: 'Terms not accepted', description: 'Please accept the terms and conditions to proceed.' });
-  assert.equal(copy.contact.toasts.sent, { title: 'Message sent!', description: "We'll get back to you as soon as possible." });
-  assert.equal(copy.footer.newsletter.toast, { title: 'Thank you for subscribing!', description: "You've been added to our newsletter." });
+forms("the toast texts are the spec's", () => {
+  assert.equal(copy.contact.toasts.termsMissing, {
+    title: 'Terms not accepted',
+    description: 'Please accept the terms and conditions to proceed.',
+  });
+  assert.equal(copy.contact.toasts.sent, {
+    title: 'Message sent!',
+    description: "We'll get back to you as soon as possible.",
+  });
+  assert.equal(copy.footer.newsletter.toast, {
+    title: 'Thank you for subscribing!',
+    description: "You've been added to our newsletter.",
+  });
 });
 
 forms.run();
@@ -172,32 +197,53 @@ function page(path: string) {
   return renderPage(route as unknown as Route, { site, content, path });
 }
 
-islands('the home page: faq and newsletter hydrate when visible, the toast regions when a form that toasts is reached', () => {
-  const { islands: uses, html } = page('/');
-  const strategy = (name: string) => uses.filter((u) => u.name === name).map((u) => u.hydrate);
-  assert.equal(strategy('faq'), ['visible']);
-  assert.equal(strategy('newsletter'), ['visible']);
-  assert.equal(strategy('toasts'), ['interaction']);
-  assert.equal(strategy('contact-form'), []);
-  assert.match(html, /<site-island data-island="toasts" data-hydrate="interaction" data-id="[^"]+" data-targets="form\.contact-form, form\.newsletter"/, 'the forms that toast are its targets');
-});
+islands(
+  'the home page: faq and newsletter hydrate when visible, the toast regions when a form that toasts is reached',
+  () => {
+    const { islands: uses, html } = page('/');
+    const strategy = (name: string) => uses.filter((u) => u.name === name).map((u) => u.hydrate);
+    assert.equal(strategy('faq'), ['visible']);
+    assert.equal(strategy('newsletter'), ['visible']);
+    assert.equal(strategy('toasts'), ['interaction']);
+    assert.equal(strategy('contact-form'), []);
+    assert.match(
+      html,
+      /<site-island data-island="toasts" data-hydrate="interaction" data-id="[^"]+" data-targets="form\.contact-form, form\.newsletter"/,
+      'the forms that toast are its targets',
+    );
+  },
+);
 
-islands('the contact page: the form hydrates at the first interaction; every page has the newsletter and the toast regions', () => {
-  assert.equal(page('/contact').islands.filter((u) => u.name === 'contact-form').map((u) => u.hydrate), ['interaction']);
-  for (const path of ['/', '/contact', '/404']) {
-    const names = page(path).islands.map((u) => u.name);
-    assert.ok(names.includes('newsletter') && names.includes('toasts'), `${path} has the newsletter and the toasts`);
-  }
-});
+islands(
+  'the contact page: the form hydrates at the first interaction; every page has the newsletter and the toast regions',
+  () => {
+    assert.equal(
+      page('/contact')
+        .islands.filter((u) => u.name === 'contact-form')
+        .map((u) => u.hydrate),
+      ['interaction'],
+    );
+    for (const path of ['/', '/contact', '/404']) {
+      const names = page(path).islands.map((u) => u.name);
+      assert.ok(names.includes('newsletter') && names.includes('toasts'), `${path} has the newsletter and the toasts`);
+    }
+  },
+);
 
-islands('the toast regions add nothing to the HTML before a toast is needed; the FAQ island carries its seven items', () => {
-  const { html } = page('/');
-  const toasts = /<site-island data-island="toasts"[^>]*>([\s\S]*?)<\/site-island>/.exec(html);
-  assert.ok(toasts, 'the toasts island is on the page');
-  assert.is(toasts![1], '', 'no markup until the first toast');
-  const faqProps = /<site-island data-island="faq"[^>]*data-props='([^']*)'/.exec(html)![1]!.replace(/&#39;/g, "'").replace(/&amp;/g, '&');
-  assert.is(JSON.parse(faqProps).items.length, 7);
-});
+islands(
+  'the toast regions add nothing to the HTML before a toast is needed; the FAQ island carries its seven items',
+  () => {
+    const { html } = page('/');
+    const toasts = /<site-island data-island="toasts"[^>]*>([\s\S]*?)<\/site-island>/.exec(html);
+    assert.ok(toasts, 'the toasts island is on the page');
+    assert.is(toasts![1], '', 'no markup until the first toast');
+    const faqProps = /<site-island data-island="faq"[^>]*data-props='([^']*)'/
+      .exec(html)![1]!
+      .replace(/&#39;/g, "'")
+      .replace(/&amp;/g, '&');
+    assert.is(JSON.parse(faqProps).items.length, 7);
+  },
+);
 
 islands('the hydrated markup stays CSP-safe: no style attributes or inline handlers', () => {
   for (const path of ['/', '/contact']) {
@@ -208,4 +254,3 @@ islands('the hydrated markup stays CSP-safe: no style attributes or inline handl
 });
 
 islands.run();
-

@@ -39,7 +39,7 @@ theme('a stored light, dark or system is kept; anything else (or nothing) is the
   assert.is(parseChoice('', 'system'), 'system');
 });
 
-theme('system resolves to the operating system\'s scheme; light and dark to themselves', () => {
+theme("system resolves to the operating system's scheme; light and dark to themselves", () => {
   assert.is(resolveTheme('system', true), 'dark');
   assert.is(resolveTheme('system', false), 'light');
   assert.is(resolveTheme('light', true), 'light');
@@ -48,15 +48,33 @@ theme('system resolves to the operating system\'s scheme; light and dark to them
 
 /** Runs the inline head script against a stored value and an OS scheme; returns the <html> classes and theme-color it leaves. */
 function runHeadScript(stored: string | null, systemDark: boolean, storageThrows = false) {
-  const { document } = parseHTML('<!doctype html><html class="dark"><head><meta name="theme-color" content="#0a0a0a"></head><body></body></html>');
-  const storage = { getItem: (key: string) => (storageThrows ? (() => { throw new Error('denied'); })() : key === siteTheme.storageKey ? stored : null) };
-  new Function('document', 'localStorage', 'matchMedia', themeScript(siteTheme))(document, storage, () => ({ matches: systemDark }));
-  return { classes: document.documentElement.className, color: document.querySelector('meta[name="theme-color"]')!.getAttribute('content') };
+  const { document } = parseHTML(
+    '<!doctype html><html class="dark"><head><meta name="theme-color" content="#0a0a0a"></head><body></body></html>',
+  );
+  const storage = {
+    getItem: (key: string) =>
+      storageThrows
+        ? (() => {
+            throw new Error('denied');
+          })()
+        : key === siteTheme.storageKey
+          ? stored
+          : null,
+  };
+  new Function('document', 'localStorage', 'matchMedia', themeScript(siteTheme))(document, storage, () => ({
+    matches: systemDark,
+  }));
+  return {
+    classes: document.documentElement.className,
+    color: document.querySelector('meta[name="theme-color"]')!.getAttribute('content'),
+  };
 }
 
 /** Runs applyTheme on a fresh document, as the switch does once the visitor chooses. */
 function runApplyTheme(choice: (typeof THEME_CHOICES)[number], systemDark: boolean) {
-  const { document } = parseHTML('<!doctype html><html class="dark"><head><meta name="theme-color" content="#0a0a0a"></head><body></body></html>');
+  const { document } = parseHTML(
+    '<!doctype html><html class="dark"><head><meta name="theme-color" content="#0a0a0a"></head><body></body></html>',
+  );
   const globals = globalThis as unknown as { document?: unknown; window?: unknown };
   const saved = { document: globals.document, window: globals.window };
   globals.document = document;
@@ -67,17 +85,32 @@ function runApplyTheme(choice: (typeof THEME_CHOICES)[number], systemDark: boole
     globals.document = saved.document;
     globals.window = saved.window;
   }
-  return { classes: document.documentElement.className, color: document.querySelector('meta[name="theme-color"]')!.getAttribute('content') };
+  return {
+    classes: document.documentElement.className,
+    color: document.querySelector('meta[name="theme-color"]')!.getAttribute('content'),
+  };
 }
 
 theme('the switch leaves <html> as the head script does, for every stored value and OS scheme', () => {
   for (const systemDark of [true, false]) {
     for (const choice of THEME_CHOICES) {
-      assert.equal(runApplyTheme(choice, systemDark), runHeadScript(choice, systemDark), `choice ${choice}, OS ${systemDark ? 'dark' : 'light'}`);
+      assert.equal(
+        runApplyTheme(choice, systemDark),
+        runHeadScript(choice, systemDark),
+        `choice ${choice}, OS ${systemDark ? 'dark' : 'light'}`,
+      );
     }
     const fallback = parseChoice('nonsense', siteTheme.default);
-    assert.equal(runApplyTheme(fallback, systemDark), runHeadScript('nonsense', systemDark), 'an unknown stored value is the default');
-    assert.equal(runApplyTheme(fallback, systemDark), runHeadScript(null, systemDark, true), 'storage that throws is the default');
+    assert.equal(
+      runApplyTheme(fallback, systemDark),
+      runHeadScript('nonsense', systemDark),
+      'an unknown stored value is the default',
+    );
+    assert.equal(
+      runApplyTheme(fallback, systemDark),
+      runHeadScript(null, systemDark, true),
+      'storage that throws is the default',
+    );
   }
   assert.equal(runHeadScript(null, false), { classes: 'dark', color: siteTheme.colors.dark }, 'dark by default');
 });
@@ -128,7 +161,14 @@ markup('the theme switch is a select named Theme with light, dark and system, de
   const select = r.$('select');
   const label = r.$(`label[for="${select.id}"]`);
   assert.is(textOf(label), 'Theme');
-  assert.equal(r.$$('option').map((o) => [o.getAttribute('value'), textOf(o)]), [['light', 'Light'], ['dark', 'Dark'], ['system', 'System']]);
+  assert.equal(
+    r.$$('option').map((o) => [o.getAttribute('value'), textOf(o)]),
+    [
+      ['light', 'Light'],
+      ['dark', 'Dark'],
+      ['system', 'System'],
+    ],
+  );
   const tooltip = r.$(`#${CSS_escape(select.getAttribute('aria-describedby')!)}`);
   assert.is(tooltip.getAttribute('role'), 'tooltip');
   assert.is(textOf(tooltip), copy.ui.theme.hint);
@@ -138,7 +178,10 @@ markup('the theme switch is a select named Theme with light, dark and system, de
 markup('on the server the switch shows the default, and leaves the stored choice to the browser', () => {
   const r = render(<ThemeSwitch {...themeProps} />);
   assert.is(r.$('option[selected]').getAttribute('value'), siteTheme.default);
-  assert.not.ok(r.$('.theme-icons').hasAttribute('data-choice'), 'the icon follows the head script\'s class until hydrated');
+  assert.not.ok(
+    r.$('.theme-icons').hasAttribute('data-choice'),
+    "the icon follows the head script's class until hydrated",
+  );
   assert.is(r.$('.theme-icons').getAttribute('aria-hidden'), 'true');
 });
 
@@ -162,14 +205,20 @@ const motion = suite('Entrance animation markup and CSS constants');
 motion('service cards are marked to fade in 100 ms + 100 ms x index', () => {
   const r = render(<Services items={content.services} copy={copy.services} />);
   const delays = r.$$('.services-grid > li').map((li) => Number(li.getAttribute('data-reveal')));
-  assert.equal(delays, content.services.map((_, i) => SERVICE_CARD_DELAY_BASE_MS + SERVICE_CARD_DELAY_STEP_MS * i));
+  assert.equal(
+    delays,
+    content.services.map((_, i) => SERVICE_CARD_DELAY_BASE_MS + SERVICE_CARD_DELAY_STEP_MS * i),
+  );
   assert.is(r.$$('[data-reveal-state]').length, 0, 'nothing hidden in the HTML');
   assert.is(r.$$('article.service-card[data-glow]').length, content.services.length, 'every card glows');
 });
 
 motion(`the FAQ intro is marked to fade in after ${FAQ_INTRO_DELAY_MS} ms, and only it`, () => {
   const r = render(<FaqSection items={content.faq} copy={copy.faq} />);
-  assert.equal(r.$$('[data-reveal]').map((el) => [textOf(el), el.getAttribute('data-reveal')]), [[copy.faq.intro, String(FAQ_INTRO_DELAY_MS)]]);
+  assert.equal(
+    r.$$('[data-reveal]').map((el) => [textOf(el), el.getAttribute('data-reveal')]),
+    [[copy.faq.intro, String(FAQ_INTRO_DELAY_MS)]],
+  );
 });
 
 motion('the hero animates in CSS only: no marks a script would have to hide', () => {
@@ -177,27 +226,44 @@ motion('the hero animates in CSS only: no marks a script would have to hide', ()
   assert.is(r.$$('[data-reveal]').length, 0);
 });
 
-motion(`hero.css delays the paragraph ${HERO_PARAGRAPH_DELAY_MS} ms and the buttons ${HERO_BUTTONS_DELAY_MS} ms, only where scripts run and motion is welcome`, () => {
-  const hero = css('hero.css');
-  const block = hero.slice(hero.indexOf('@media (scripting: enabled) and (prefers-reduced-motion: no-preference)'));
-  assert.ok(block.length < hero.length, 'the animations sit in the scripting + no-preference media block');
-  assert.match(block, new RegExp(`\\.hero-text \\{\\s*animation: hero-rise [^;]* ${HERO_PARAGRAPH_DELAY_MS}ms both;`));
-  assert.match(block, new RegExp(`\\.hero-actions \\{\\s*animation: hero-rise [^;]* ${HERO_BUTTONS_DELAY_MS}ms both;`));
-});
+motion(
+  `hero.css delays the paragraph ${HERO_PARAGRAPH_DELAY_MS} ms and the buttons ${HERO_BUTTONS_DELAY_MS} ms, only where scripts run and motion is welcome`,
+  () => {
+    const hero = css('hero.css');
+    const block = hero.slice(hero.indexOf('@media (scripting: enabled) and (prefers-reduced-motion: no-preference)'));
+    assert.ok(block.length < hero.length, 'the animations sit in the scripting + no-preference media block');
+    assert.match(
+      block,
+      new RegExp(`\\.hero-text \\{\\s*animation: hero-rise [^;]* ${HERO_PARAGRAPH_DELAY_MS}ms both;`),
+    );
+    assert.match(
+      block,
+      new RegExp(`\\.hero-actions \\{\\s*animation: hero-rise [^;]* ${HERO_BUTTONS_DELAY_MS}ms both;`),
+    );
+  },
+);
 
 motion('reveal.css hides only while motion is welcome, and delays by --reveal-delay', () => {
   const reveal = css('reveal.css');
-  assert.ok(reveal.indexOf('@media (prefers-reduced-motion: no-preference)') < reveal.indexOf('[data-reveal-state="hidden"]'));
+  assert.ok(
+    reveal.indexOf('@media (prefers-reduced-motion: no-preference)') < reveal.indexOf('[data-reveal-state="hidden"]'),
+  );
   assert.match(reveal, /transition-delay: var\(--reveal-delay/);
 });
 
-motion(`partners.css loops the strip every ${LOGO_STRIP.loopSeconds} s, ${LOGO_STRIP.direction}, ${LOGO_STRIP.gapPx} px apart, logos ${LOGO_STRIP.logoHeightPx} px high`, () => {
-  const partners = css('partners.css');
-  assert.match(partners, new RegExp(`--marquee-gap: ${LOGO_STRIP.gapPx}px;`));
-  assert.match(partners, new RegExp(`--marquee-duration: ${LOGO_STRIP.loopSeconds}s;`));
-  assert.match(partners, new RegExp(`animation: marquee var\\(--marquee-duration\\) linear infinite ${LOGO_STRIP.direction};`));
-  assert.match(partners, new RegExp(`\\.marquee-track img \\{[^}]*height: ${LOGO_STRIP.logoHeightPx}px;`));
-});
+motion(
+  `partners.css loops the strip every ${LOGO_STRIP.loopSeconds} s, ${LOGO_STRIP.direction}, ${LOGO_STRIP.gapPx} px apart, logos ${LOGO_STRIP.logoHeightPx} px high`,
+  () => {
+    const partners = css('partners.css');
+    assert.match(partners, new RegExp(`--marquee-gap: ${LOGO_STRIP.gapPx}px;`));
+    assert.match(partners, new RegExp(`--marquee-duration: ${LOGO_STRIP.loopSeconds}s;`));
+    assert.match(
+      partners,
+      new RegExp(`animation: marquee var\\(--marquee-duration\\) linear infinite ${LOGO_STRIP.direction};`),
+    );
+    assert.match(partners, new RegExp(`\\.marquee-track img \\{[^}]*height: ${LOGO_STRIP.logoHeightPx}px;`));
+  },
+);
 
 motion.run();
 

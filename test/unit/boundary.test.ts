@@ -37,7 +37,9 @@ const SITE_PARTS = SITES.flatMap((site) => site.parts);
 export function importsOf(source: string): ImportUse[] {
   const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|\s)\/\/.*$/gm, '$1');
   const uses: ImportUse[] = [];
-  for (const m of code.matchAll(/(?:^|[;\s])(?:import|export)\s+(?:type\s+)?([\w*\s{},$]*?)\s*from\s*['"]([^'"]+)['"]/g)) {
+  for (const m of code.matchAll(
+    /(?:^|[;\s])(?:import|export)\s+(?:type\s+)?([\w*\s{},$]*?)\s*from\s*['"]([^'"]+)['"]/g,
+  )) {
     uses.push({ specifier: m[2]!, names: namesOf(m[1]!) });
   }
   for (const m of code.matchAll(/(?:^|[;\s])import\s*['"]([^'"]+)['"]/g)) uses.push({ specifier: m[1]!, names: [] });
@@ -48,10 +50,17 @@ export function importsOf(source: string): ImportUse[] {
 function namesOf(clause: string): string[] {
   const names: string[] = [];
   const braces = clause.match(/\{([^}]*)\}/);
-  const outside = clause.replace(/\{[^}]*\}/, '').replace(/,/g, ' ').trim();
+  const outside = clause
+    .replace(/\{[^}]*\}/, '')
+    .replace(/,/g, ' ')
+    .trim();
   if (outside && !outside.startsWith('*')) names.push('default');
   for (const part of braces?.[1]?.split(',') ?? []) {
-    const name = part.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]!.trim();
+    const name = part
+      .trim()
+      .replace(/^type\s+/, '')
+      .split(/\s+as\s+/)[0]!
+      .trim();
     if (name) names.push(name);
   }
   return names;
@@ -70,23 +79,33 @@ export function boundaryViolations(sources: Source[], exported: Exported): strin
     const site = siteOf(file);
     for (const use of importsOf(source)) {
       const relativeImport = use.specifier.startsWith('.');
-      const target = relativeImport ? relative(repo, resolve(repo, dirname(file), use.specifier)).split('\\').join('/') : undefined;
+      const target = relativeImport
+        ? relative(repo, resolve(repo, dirname(file), use.specifier))
+            .split('\\')
+            .join('/')
+        : undefined;
       if (isGenerator(file)) {
-        if (target && SITE_PARTS.some((part) => target.startsWith(part))) problems.push(`${file}: imports "${use.specifier}", a file of a site; the generator never imports a site.`);
+        if (target && SITE_PARTS.some((part) => target.startsWith(part)))
+          problems.push(`${file}: imports "${use.specifier}", a file of a site; the generator never imports a site.`);
         continue;
       }
       if (!site) continue;
       if (target !== undefined) {
-        const inside = site.root === '' ? site.parts.some((part) => target.startsWith(part)) : target.startsWith(site.root);
-        if (!inside) problems.push(`${file}: imports "${use.specifier}", outside its site; import site-gen as 'site-gen'.`);
+        const inside =
+          site.root === '' ? site.parts.some((part) => target.startsWith(part)) : target.startsWith(site.root);
+        if (!inside)
+          problems.push(`${file}: imports "${use.specifier}", outside its site; import site-gen as 'site-gen'.`);
       } else if (use.specifier.startsWith('site-gen/')) {
         problems.push(`${file}: imports "${use.specifier}"; a site imports site-gen only as 'site-gen'.`);
       } else if (use.specifier === 'site-gen' && file.startsWith(`${site.root}src/site/behaviours/`)) {
         for (const name of use.names.filter((n) => !exported.behaviours.has(n))) {
-          problems.push(`${file}: imports "${name}" from 'site-gen'; a behaviour runs without React, and in the browser 'site-gen' gives it only what src/runtime/site-gen.ts exports.`);
+          problems.push(
+            `${file}: imports "${name}" from 'site-gen'; a behaviour runs without React, and in the browser 'site-gen' gives it only what src/runtime/site-gen.ts exports.`,
+          );
         }
       } else if (use.specifier === 'site-gen') {
-        for (const name of use.names.filter((n) => !exported.all.has(n))) problems.push(`${file}: imports "${name}" from 'site-gen', which src/index.ts does not export.`);
+        for (const name of use.names.filter((n) => !exported.all.has(n)))
+          problems.push(`${file}: imports "${name}" from 'site-gen', which src/index.ts does not export.`);
       }
     }
   }
@@ -99,7 +118,12 @@ function exportedNames(file: string, values: object): Set<string> {
   const names = new Set(Object.keys(values));
   for (const m of source.matchAll(/export\s+(?:type\s+)?\{([^}]*)\}/g)) {
     for (const part of m[1]!.split(',')) {
-      const name = part.trim().replace(/^type\s+/, '').split(/\s+as\s+/).at(-1)!.trim();
+      const name = part
+        .trim()
+        .replace(/^type\s+/, '')
+        .split(/\s+as\s+/)
+        .at(-1)!
+        .trim();
       if (name) names.add(name);
     }
   }
@@ -119,49 +143,92 @@ function repositorySources(): Source[] {
   return files.map((file) => ({ file, source: readFileSync(join(repo, file), 'utf8') }));
 }
 
-const exported: Exported = { all: exportedNames('src/index.ts', publicEntry), behaviours: exportedNames('src/runtime/site-gen.ts', behaviourEntry) };
+const exported: Exported = {
+  all: exportedNames('src/index.ts', publicEntry),
+  behaviours: exportedNames('src/runtime/site-gen.ts', behaviourEntry),
+};
 const boundary = suite('the boundary between site-gen and its sites');
 
-boundary('no generator module imports a site, and the sites import only what site-gen\'s public entry exports', () => {
+boundary("no generator module imports a site, and the sites import only what site-gen's public entry exports", () => {
   const sources = repositorySources();
-  assert.ok(sources.some((s) => s.file === 'src/pipeline/render.tsx') && sources.some((s) => s.file === 'src/site/routes.tsx'), 'both sides are scanned');
-  assert.ok(sources.some((s) => s.file.startsWith('test/fixtures/basic/src/site/islands/')), 'the fixture is scanned');
+  assert.ok(
+    sources.some((s) => s.file === 'src/pipeline/render.tsx') && sources.some((s) => s.file === 'src/site/routes.tsx'),
+    'both sides are scanned',
+  );
+  assert.ok(
+    sources.some((s) => s.file.startsWith('test/fixtures/basic/src/site/islands/')),
+    'the fixture is scanned',
+  );
   assert.equal(boundaryViolations(sources, exported), []);
 });
 
 boundary('the site and the fixture use site-gen through its name', () => {
-  const byName = repositorySources().filter((s) => siteOf(s.file) && importsOf(s.source).some((u) => u.specifier === 'site-gen'));
-  for (const file of ['site.config.ts', 'src/site/islands/faq.tsx', 'src/site/behaviours/enhance.ts', 'test/fixtures/basic/site.config.ts', 'test/fixtures/basic/src/site/islands/counter.tsx']) {
-    assert.ok(byName.some((s) => s.file === file), `${file} imports 'site-gen'`);
+  const byName = repositorySources().filter(
+    (s) => siteOf(s.file) && importsOf(s.source).some((u) => u.specifier === 'site-gen'),
+  );
+  for (const file of [
+    'site.config.ts',
+    'src/site/islands/faq.tsx',
+    'src/site/behaviours/enhance.ts',
+    'test/fixtures/basic/site.config.ts',
+    'test/fixtures/basic/src/site/islands/counter.tsx',
+  ]) {
+    assert.ok(
+      byName.some((s) => s.file === file),
+      `${file} imports 'site-gen'`,
+    );
   }
 });
 
 boundary('fails on a planted violation of each rule', () => {
   const planted: Source[] = [
     { file: 'src/island.tsx', source: "import { ErrorScreen } from './site/components/ErrorScreen.tsx';" },
-    { file: 'src/dev/error-page.tsx', source: "import errors from '../../content/errors.ts';\n// import x from '../site/ignored.ts' in a comment is no import" },
+    {
+      file: 'src/dev/error-page.tsx',
+      source:
+        "import errors from '../../content/errors.ts';\n// import x from '../site/ignored.ts' in a comment is no import",
+    },
     { file: 'src/pipeline/document.ts', source: "const load = () => import('../../site.config.ts');" },
     { file: 'src/site/components/Hero.tsx', source: "import { withBase } from '../../base.ts';" },
     { file: 'src/site/islands/faq.tsx', source: "import { island, IslandBoundary } from 'site-gen';" },
-    { file: 'test/fixtures/basic/src/site/islands/counter.tsx', source: "import { island } from '../../../../../../src/island.tsx';" },
+    {
+      file: 'test/fixtures/basic/src/site/islands/counter.tsx',
+      source: "import { island } from '../../../../../../src/island.tsx';",
+    },
     { file: 'test/fixtures/basic/site.config.ts', source: "export { defineConfig } from 'site-gen/src/config.ts';" },
     { file: 'src/site/behaviours/enhance.ts', source: "import { behaviour, useBase, type Mount } from 'site-gen';" },
   ];
   const problems = boundaryViolations(planted, exported);
   assert.is(problems.length, 8, problems.join('\n'));
-  assert.match(problems[0]!, "src/island.tsx: imports \"./site/components/ErrorScreen.tsx\", a file of a site; the generator never imports a site.");
+  assert.match(
+    problems[0]!,
+    'src/island.tsx: imports "./site/components/ErrorScreen.tsx", a file of a site; the generator never imports a site.',
+  );
   assert.match(problems[1]!, 'src/dev/error-page.tsx: imports "../../content/errors.ts"');
   assert.match(problems[2]!, 'src/pipeline/document.ts: imports "../../site.config.ts"');
   assert.match(problems[3]!, 'src/site/components/Hero.tsx: imports "../../base.ts", outside its site');
   assert.match(problems[4]!, 'imports "IslandBoundary" from \'site-gen\', which src/index.ts does not export');
-  assert.match(problems[5]!, 'test/fixtures/basic/src/site/islands/counter.tsx: imports "../../../../../../src/island.tsx", outside its site');
+  assert.match(
+    problems[5]!,
+    'test/fixtures/basic/src/site/islands/counter.tsx: imports "../../../../../../src/island.tsx", outside its site',
+  );
   assert.match(problems[6]!, "a site imports site-gen only as 'site-gen'");
-  assert.is(problems[7]!, "src/site/behaviours/enhance.ts: imports \"useBase\" from 'site-gen'; a behaviour runs without React, and in the browser 'site-gen' gives it only what src/runtime/site-gen.ts exports.");
+  assert.is(
+    problems[7]!,
+    "src/site/behaviours/enhance.ts: imports \"useBase\" from 'site-gen'; a behaviour runs without React, and in the browser 'site-gen' gives it only what src/runtime/site-gen.ts exports.",
+  );
 });
 
 boundary('reads every form of import, and type-only names', () => {
   const uses = importsOf(
-    ["import a, { b, type C as D } from 'x';", "import type { E } from 'y';", "export { f } from 'z';", "import 'side';", "await import('lazy');", "import * as ns from 'ns';"].join('\n'),
+    [
+      "import a, { b, type C as D } from 'x';",
+      "import type { E } from 'y';",
+      "export { f } from 'z';",
+      "import 'side';",
+      "await import('lazy');",
+      "import * as ns from 'ns';",
+    ].join('\n'),
   );
   assert.equal(uses, [
     { specifier: 'x', names: ['default', 'b', 'C'] },
@@ -175,16 +242,20 @@ boundary('reads every form of import, and type-only names', () => {
 
 boundary.run();
 
-const resolution = suite("'site-gen' resolves by its name (package.json \"exports\" and a self-reference)");
+const resolution = suite('\'site-gen\' resolves by its name (package.json "exports" and a self-reference)');
 
 resolution('in Node with tsx: to the same module instance as src/index.ts', async () => {
   const byName = (await import('site-gen')) as typeof publicEntry;
   assert.is(byName.island, publicEntry.island, 'one instance, so one island registry');
 });
 
-resolution('in esbuild without site-gen\'s own resolver: from the fixture, to src/index.ts', async () => {
+resolution("in esbuild without site-gen's own resolver: from the fixture, to src/index.ts", async () => {
   const result = await build({
-    stdin: { contents: "import { island } from 'site-gen'; console.log(island);", resolveDir: join(repo, 'test/fixtures/basic/src/site'), loader: 'ts' },
+    stdin: {
+      contents: "import { island } from 'site-gen'; console.log(island);",
+      resolveDir: join(repo, 'test/fixtures/basic/src/site'),
+      loader: 'ts',
+    },
     bundle: true,
     write: false,
     metafile: true,
@@ -193,7 +264,12 @@ resolution('in esbuild without site-gen\'s own resolver: from the fixture, to sr
     logLevel: 'silent',
     absWorkingDir: repo,
   });
-  assert.ok(Object.keys(result.metafile.inputs).map((p) => normalize(p)).includes(normalize('src/index.ts')), Object.keys(result.metafile.inputs).join(', '));
+  assert.ok(
+    Object.keys(result.metafile.inputs)
+      .map((p) => normalize(p))
+      .includes(normalize('src/index.ts')),
+    Object.keys(result.metafile.inputs).join(', '),
+  );
 });
 
 resolution.run();

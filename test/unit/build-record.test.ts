@@ -20,21 +20,32 @@ record.before.each(() => {
 });
 
 record.after.each(() => {
-  for (const base of ['/', '/sub/']) rmSync(new BuildRecord(projectPaths(copy.config), { base, out }).file, { force: true });
+  for (const base of ['/', '/sub/'])
+    rmSync(new BuildRecord(projectPaths(copy.config), { base, out }).file, { force: true });
   copy.remove();
   rmSync(out, { recursive: true, force: true });
 });
 
-const build = (options: { base?: string; out?: string; cache?: boolean } = {}) => buildSite({ config: copy.config, out, ...options });
+const build = (options: { base?: string; out?: string; cache?: boolean } = {}) =>
+  buildSite({ config: copy.config, out, ...options });
 
 /** Every file of `dir` with its bytes. */
 function tree(dir: string): Map<string, string> {
   const files = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
-  return new Map(files.map((entry) => [join(entry.parentPath, entry.name).slice(dir.length + 1), readFileSync(join(entry.parentPath, entry.name)).toString('base64')]));
+  return new Map(
+    files.map((entry) => [
+      join(entry.parentPath, entry.name).slice(dir.length + 1),
+      readFileSync(join(entry.parentPath, entry.name)).toString('base64'),
+    ]),
+  );
 }
 
 /** Builds once, then edits with `change`, and asserts that the next build builds, with `shows` true of its output. */
-async function rebuildsAfter(change: () => void, what: string, shows?: (result: BuildResult) => boolean): Promise<BuildResult> {
+async function rebuildsAfter(
+  change: () => void,
+  what: string,
+  shows?: (result: BuildResult) => boolean,
+): Promise<BuildResult> {
   await build();
   assert.ok((await build()).upToDate, `${what}: the second build with nothing changed is up to date`);
   change();
@@ -57,21 +68,57 @@ record('a build with nothing changed writes nothing and reports what the last bu
   assert.equal(second.pages, first.pages, 'the same page report');
   assert.equal(second.inputs, first.inputs);
   assert.is(second.files.size, first.files.size, 'the same number of files');
-  assert.ok(Buffer.from(second.files.get('index.html')!).equals(Buffer.from(first.files.get('index.html')!)), 'its files are read from the output folder');
+  assert.ok(
+    Buffer.from(second.files.get('index.html')!).equals(Buffer.from(first.files.get('index.html')!)),
+    'its files are read from the output folder',
+  );
   assert.equal(tree(out), before, 'the output folder keeps every file and byte');
   assert.is(statSync(join(out, 'index.html')).ino, inode, 'the output folder was not written again');
 });
 
-record('an edit of content, a page, an island, the stylesheet, the template, public/ or the config builds again', async () => {
-  await rebuildsAfter(() => copy.edit('content/copy.ts', (t) => t.replace("'Fixture home'", "'Record test home'")), 'content', () => page().includes('Record test home'));
-  await rebuildsAfter(() => copy.edit('src/site/pages/home.tsx', (t) => `${t}\n// a comment changes the code's hash\n`), 'page code');
-  await rebuildsAfter(() => copy.edit('src/site/islands/counter.tsx', (t) => `${t}\n// an island edit\n`), 'island');
-  await rebuildsAfter(() => copy.edit('src/site/styles/form.css', (t) => `${t}\n.record-test { color: red; }\n`), 'stylesheet', (r) => [...r.files.keys()].some((f) => f.endsWith('.css') && String(r.files.get(f)).includes('record-test')));
-  await rebuildsAfter(() => copy.edit('templates/document.html', (t) => t.replace('<head>', '<head>\n<meta name="x-record-test" content="1">')), 'template', () => page().includes('x-record-test'));
-  await rebuildsAfter(() => copy.write('public/record-test.txt', 'added'), 'a file added to public/', () => readFileSync(join(out, 'record-test.txt'), 'utf8') === 'added');
-  await rebuildsAfter(() => unlinkSync(join(copy.root, 'public/record-test.txt')), 'a file removed from public/', () => !readdirSync(out).includes('record-test.txt'));
-  await rebuildsAfter(() => copy.edit('site.config.ts', (t) => t.replace("'Fixture Records'", "'Record Test Records'")), 'config', () => page().includes('Record Test Records'));
-});
+record(
+  'an edit of content, a page, an island, the stylesheet, the template, public/ or the config builds again',
+  async () => {
+    await rebuildsAfter(
+      () => copy.edit('content/copy.ts', (t) => t.replace("'Fixture home'", "'Record test home'")),
+      'content',
+      () => page().includes('Record test home'),
+    );
+    await rebuildsAfter(
+      () => copy.edit('src/site/pages/home.tsx', (t) => `${t}\n// a comment changes the code's hash\n`),
+      'page code',
+    );
+    await rebuildsAfter(() => copy.edit('src/site/islands/counter.tsx', (t) => `${t}\n// an island edit\n`), 'island');
+    await rebuildsAfter(
+      () => copy.edit('src/site/styles/form.css', (t) => `${t}\n.record-test { color: red; }\n`),
+      'stylesheet',
+      (r) => [...r.files.keys()].some((f) => f.endsWith('.css') && String(r.files.get(f)).includes('record-test')),
+    );
+    await rebuildsAfter(
+      () =>
+        copy.edit('templates/document.html', (t) =>
+          t.replace('<head>', '<head>\n<meta name="x-record-test" content="1">'),
+        ),
+      'template',
+      () => page().includes('x-record-test'),
+    );
+    await rebuildsAfter(
+      () => copy.write('public/record-test.txt', 'added'),
+      'a file added to public/',
+      () => readFileSync(join(out, 'record-test.txt'), 'utf8') === 'added',
+    );
+    await rebuildsAfter(
+      () => unlinkSync(join(copy.root, 'public/record-test.txt')),
+      'a file removed from public/',
+      () => !readdirSync(out).includes('record-test.txt'),
+    );
+    await rebuildsAfter(
+      () => copy.edit('site.config.ts', (t) => t.replace("'Fixture Records'", "'Record Test Records'")),
+      'config',
+      () => page().includes('Record Test Records'),
+    );
+  },
+);
 
 record('another --base or --out builds, and each output folder keeps its own record', async () => {
   await build();
@@ -89,22 +136,25 @@ record('another --base or --out builds, and each output folder keeps its own rec
   }
 });
 
-record('an output folder changed since the build (a file edited, deleted or added, or the folder removed) builds again', async () => {
-  await build();
-  const changes: Array<[string, () => void]> = [
-    ['edited', () => appendFileSync(join(out, 'index.html'), ' ')],
-    ['deleted', () => unlinkSync(join(out, 'contact/index.html.br'))],
-    ['added', () => writeFileSync(join(out, 'stray.txt'), 'stray')],
-    ['removed', () => rmSync(out, { recursive: true, force: true })],
-  ];
-  for (const [what, change] of changes) {
-    assert.ok((await build()).upToDate, `before the change (${what}), the build is up to date`);
-    const expected = tree(out);
-    change();
-    assert.not.ok((await build()).upToDate, `a file ${what}: the build builds`);
-    assert.equal(tree(out), expected, `a file ${what}: the output is as the build makes it`);
-  }
-});
+record(
+  'an output folder changed since the build (a file edited, deleted or added, or the folder removed) builds again',
+  async () => {
+    await build();
+    const changes: Array<[string, () => void]> = [
+      ['edited', () => appendFileSync(join(out, 'index.html'), ' ')],
+      ['deleted', () => unlinkSync(join(out, 'contact/index.html.br'))],
+      ['added', () => writeFileSync(join(out, 'stray.txt'), 'stray')],
+      ['removed', () => rmSync(out, { recursive: true, force: true })],
+    ];
+    for (const [what, change] of changes) {
+      assert.ok((await build()).upToDate, `before the change (${what}), the build is up to date`);
+      const expected = tree(out);
+      change();
+      assert.not.ok((await build()).upToDate, `a file ${what}: the build builds`);
+      assert.equal(tree(out), expected, `a file ${what}: the output is as the build makes it`);
+    }
+  },
+);
 
 record('--no-cache builds every time, and the build after it builds too', async () => {
   await build();
@@ -120,7 +170,10 @@ record('another version of the tool builds again', async () => {
   await build();
   const paths = projectPaths(copy.config);
   assert.ok(new BuildRecord(paths, { base: '/', out }).check(), 'the same tool: the last build stands');
-  assert.not.ok(new BuildRecord(paths, { base: '/', out }, 'another-tool-version').check(), 'another tool: it does not');
+  assert.not.ok(
+    new BuildRecord(paths, { base: '/', out }, 'another-tool-version').check(),
+    'another tool: it does not',
+  );
 });
 
 record('a damaged record only costs a build', async () => {

@@ -32,29 +32,50 @@ validate('applies the defaults: English, /favicon.svg, 14 KB / 90 KB budgets', (
 
 validate('names a missing field and says to add it', () => {
   const { description: _description, ...rest } = site;
-  assert.match(messageOf(() => validateConfig({ site: rest })), /^site\.config\.ts: site\.description: is missing; add it/);
+  assert.match(
+    messageOf(() => validateConfig({ site: rest })),
+    /^site\.config\.ts: site\.description: is missing; add it/,
+  );
 });
 
-validate('holds only what the generator needs: a site\'s own facts (an address, a theme key) are unknown fields', () => {
+validate("holds only what the generator needs: a site's own facts (an address, a theme key) are unknown fields", () => {
   const address = { street: '1 Main St', city: 'Orlando', region: 'FL', postalCode: '32801', country: 'US' };
-  assert.match(messageOf(() => validateConfig({ site: { ...site, address } })), /site: has unknown field "address"/);
-  assert.match(messageOf(() => validateConfig({ site: { ...site, themeStorageKey: 'k' } })), /site: has unknown field "themeStorageKey"/);
+  assert.match(
+    messageOf(() => validateConfig({ site: { ...site, address } })),
+    /site: has unknown field "address"/,
+  );
+  assert.match(
+    messageOf(() => validateConfig({ site: { ...site, themeStorageKey: 'k' } })),
+    /site: has unknown field "themeStorageKey"/,
+  );
 });
 
 validate('names a bad URL and shows the expected form', () => {
-  assert.match(messageOf(() => validateConfig({ site: { ...site, url: 'acme' } })), /site\.url: must be an absolute URL such as "https:\/\/example\.com"/);
+  assert.match(
+    messageOf(() => validateConfig({ site: { ...site, url: 'acme' } })),
+    /site\.url: must be an absolute URL such as "https:\/\/example\.com"/,
+  );
 });
 
 validate('rejects an unknown field, so a typo is not silently ignored', () => {
-  assert.match(messageOf(() => validateConfig({ site: { ...site, emial: 'x' } })), /site: has unknown field "emial"; remove it or check the spelling/);
+  assert.match(
+    messageOf(() => validateConfig({ site: { ...site, emial: 'x' } })),
+    /site: has unknown field "emial"; remove it or check the spelling/,
+  );
 });
 
 validate('rejects a negative budget', () => {
-  assert.match(messageOf(() => validateConfig({ site, build: { budgets: { html: -1 } } })), /build\.budgets\.html/);
+  assert.match(
+    messageOf(() => validateConfig({ site, build: { budgets: { html: -1 } } })),
+    /build\.budgets\.html/,
+  );
 });
 
 validate('says how to fix a config without a default export', () => {
-  assert.match(messageOf(() => validateConfig(undefined)), /has no default export/);
+  assert.match(
+    messageOf(() => validateConfig(undefined)),
+    /has no default export/,
+  );
 });
 
 validate.run();

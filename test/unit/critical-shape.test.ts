@@ -6,7 +6,8 @@ import { matchedAttributes, pageShape } from '../../src/pipeline/critical/shape.
 
 const css = '.card{color:red}.card h2{margin:0}[aria-expanded="true"]{outline:1px solid}p:empty{display:none}';
 const attributes = matchedAttributes(css);
-const card = (title: string, href: string, extra = '') => `<article class="card"${extra}><h2>${title}</h2><a href="${href}">more</a><p>${title} text</p></article>`;
+const card = (title: string, href: string, extra = '') =>
+  `<article class="card"${extra}><h2>${title}</h2><a href="${href}">more</a><p>${title} text</p></article>`;
 const shape = (html: string) => pageShape(html, attributes);
 
 const shapes = suite('pageShape');
@@ -21,7 +22,11 @@ shapes('classes, ids, elements, attributes the selectors read and empty text mak
   assert.is.not(shape(card('A', '/a').replace('class="card"', 'class="card wide"')), base, 'a class');
   assert.is.not(shape(card('A', '/a', ' id="x"')), base, 'an id');
   assert.is.not(shape(card('A', '/a').replace('<h2>', '<h3>').replace('</h2>', '</h3>')), base, 'an element');
-  assert.is.not(shape(card('A', '/a', ' aria-expanded="true"')), shape(card('A', '/a', ' aria-expanded="false"')), 'an attribute a selector reads');
+  assert.is.not(
+    shape(card('A', '/a', ' aria-expanded="true"')),
+    shape(card('A', '/a', ' aria-expanded="false"')),
+    'an attribute a selector reads',
+  );
   assert.is.not(shape('<p></p>'), shape('<p>text</p>'), ':empty');
 });
 
@@ -34,7 +39,8 @@ shapes('pages of one shape get the critical CSS each would get on its own', () =
 
 shapes('reads the attribute names of attribute selectors, besides the ones pseudo-classes read', () => {
   const names = matchedAttributes('a[data-state="open"],[ hidden ]{x:y}svg|a[xlink|href]{z:w}');
-  for (const name of ['data-state', 'hidden', 'href', 'id', 'class', 'lang', 'dir', 'type']) assert.ok(names.has(name), name);
+  for (const name of ['data-state', 'hidden', 'href', 'id', 'class', 'lang', 'dir', 'type'])
+    assert.ok(names.has(name), name);
 });
 
 shapes.run();

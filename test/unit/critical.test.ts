@@ -42,7 +42,14 @@ const critical = suite('criticalCss');
 critical('keeps the form rules and none of the FAQ rules on a page with the form', () => {
   const css = criticalCss(siteCss, contact);
   const kept = selectors(css);
-  for (const selector of ['.form', '.form__label', '.form__input:focus-visible', '.form__input::placeholder', '.form__spinner', '.form__row']) {
+  for (const selector of [
+    '.form',
+    '.form__label',
+    '.form__input:focus-visible',
+    '.form__input::placeholder',
+    '.form__spinner',
+    '.form__row',
+  ]) {
     assert.ok(kept.includes(selector), `${selector} is critical on the contact page; kept: ${kept.join(' | ')}`);
   }
   assert.not.ok(css.includes('faq'), `no FAQ rule on the contact page: ${css}`);
@@ -58,16 +65,27 @@ critical('keeps the FAQ rules and none of the form rules on a page with the FAQ'
 });
 
 critical('keeps only the selectors of a shared list that match the page', () => {
-  assert.ok(criticalCss(siteCss, home).includes('.faq__question{font-weight:700}'), 'the form half of ".faq__question,.form__label" is dropped');
+  assert.ok(
+    criticalCss(siteCss, home).includes('.faq__question{font-weight:700}'),
+    'the form half of ".faq__question,.form__label" is dropped',
+  );
   assert.ok(criticalCss(siteCss, contact).includes('.form__label{font-weight:700}'), 'the FAQ half is dropped');
 });
 
 critical('keeps rules for states and pseudo-elements of elements on the page', () => {
   const kept = selectors(criticalCss(siteCss, contact));
-  for (const selector of ['.nav a:hover,.nav a:focus-visible', '.button:disabled', '.button::after', '.form__input:not(:placeholder-shown):invalid']) {
+  for (const selector of [
+    '.nav a:hover,.nav a:focus-visible',
+    '.button:disabled',
+    '.button::after',
+    '.form__input:not(:placeholder-shown):invalid',
+  ]) {
     assert.ok(kept.includes(selector), `${selector} is kept by the element it styles; kept: ${kept.join(' | ')}`);
   }
-  assert.ok(selectors(criticalCss(siteCss, home)).includes('.faq__question::-webkit-details-marker'), 'vendor pseudo-elements too');
+  assert.ok(
+    selectors(criticalCss(siteCss, home)).includes('.faq__question::-webkit-details-marker'),
+    'vendor pseudo-elements too',
+  );
 });
 
 critical('leaves out rules that only match after JavaScript changes the page', () => {
@@ -80,7 +98,10 @@ critical('leaves out rules that only match after JavaScript changes the page', (
 critical('keeps the rules of both themes for an element on the page', () => {
   const fragment = selectors(criticalCss(siteCss, home));
   for (const selector of ['.dark .button', '.light .button', '.dark', '.light']) {
-    assert.ok(fragment.includes(selector), `${selector} is critical: either theme may show before the stylesheet loads`);
+    assert.ok(
+      fragment.includes(selector),
+      `${selector} is critical: either theme may show before the stylesheet loads`,
+    );
   }
   const documentHtml = `<!doctype html><html lang="en" class="dark"><head><title>x</title></head><body>${home}</body></html>`;
   const whole = selectors(criticalCss(siteCss, documentHtml));
@@ -97,20 +118,33 @@ critical('matches <html> only as it is when rootClassVariants is empty', () => {
 
 critical('uses the class sets given in rootClassVariants', () => {
   const css = '.theme-sepia .x{color:brown}.theme-dark .x{color:#fff}.theme-dark.contrast .x{color:#ff0}';
-  const kept = selectors(criticalCss(css, '<p class="x">x</p>', { rootClassVariants: [['theme-dark', 'contrast'], ['theme-sepia']] }));
+  const kept = selectors(
+    criticalCss(css, '<p class="x">x</p>', { rootClassVariants: [['theme-dark', 'contrast'], ['theme-sepia']] }),
+  );
   assert.equal(kept, ['.theme-sepia .x', '.theme-dark .x', '.theme-dark.contrast .x']);
 });
 
 critical('recurses into @media, @supports, @layer and @container, and drops the ones left empty', () => {
   const onContact = criticalCss(siteCss, contact);
-  assert.ok(onContact.includes('@media (min-width: 48rem){.form{grid-template-columns:1fr 1fr}@supports (display: grid){.form__row{display:grid}}}'), onContact);
+  assert.ok(
+    onContact.includes(
+      '@media (min-width: 48rem){.form{grid-template-columns:1fr 1fr}@supports (display: grid){.form__row{display:grid}}}',
+    ),
+    onContact,
+  );
   assert.not.ok(onContact.includes('@container'), 'the @container block holds only FAQ rules');
   assert.not.ok(onContact.includes('@layer components{'), 'the components layer block holds only FAQ rules');
 
   const onHome = criticalCss(siteCss, home);
-  assert.ok(onHome.includes('@media (min-width: 48rem){.faq{grid-template-columns:1fr 1fr}}'), 'the @supports inside is dropped on the home page');
+  assert.ok(
+    onHome.includes('@media (min-width: 48rem){.faq{grid-template-columns:1fr 1fr}}'),
+    'the @supports inside is dropped on the home page',
+  );
   assert.ok(onHome.includes('@container card (min-width: 20rem){.faq__item{padding:2rem}}'), onHome);
-  assert.ok(onHome.includes('@layer components{.faq{display:grid}.faq__question::-webkit-details-marker{display:none}}'), onHome);
+  assert.ok(
+    onHome.includes('@layer components{.faq{display:grid}.faq__question::-webkit-details-marker{display:none}}'),
+    onHome,
+  );
 });
 
 critical('keeps @layer statements, which fix the order of the layers', () => {
@@ -124,37 +158,82 @@ critical('leaves out @media print and @page', () => {
   assert.not.ok(css.includes('@page'), css);
 });
 
-critical('keeps @font-face only for families that kept rules use, also through custom properties and the font shorthand', () => {
-  assert.equal(fontFamilies(criticalCss(siteCss, home)), ['"Anton"', '"Inter Variable"'], 'Anton via --font-display, Inter Variable via the body font shorthand; not Inter');
-  const noTitle = '<main><p>Text only</p></main>';
-  assert.equal(fontFamilies(criticalCss(siteCss, noTitle)), ['"Inter Variable"'], 'without the display title, Anton is not needed');
-  const direct = criticalCss('@font-face{font-family:Anton;src:url(a.woff2)}.t{font-family:Anton,serif}', '<h1 class="t">T</h1>');
-  assert.equal(fontFamilies(direct), ['Anton'], 'a family named directly in font-family');
-});
+critical(
+  'keeps @font-face only for families that kept rules use, also through custom properties and the font shorthand',
+  () => {
+    assert.equal(
+      fontFamilies(criticalCss(siteCss, home)),
+      ['"Anton"', '"Inter Variable"'],
+      'Anton via --font-display, Inter Variable via the body font shorthand; not Inter',
+    );
+    const noTitle = '<main><p>Text only</p></main>';
+    assert.equal(
+      fontFamilies(criticalCss(siteCss, noTitle)),
+      ['"Inter Variable"'],
+      'without the display title, Anton is not needed',
+    );
+    const direct = criticalCss(
+      '@font-face{font-family:Anton;src:url(a.woff2)}.t{font-family:Anton,serif}',
+      '<h1 class="t">T</h1>',
+    );
+    assert.equal(fontFamilies(direct), ['Anton'], 'a family named directly in font-family');
+  },
+);
 
-critical('leaves out a used font-display: swap face, which comes with the full stylesheet after the first paint; keeps its local() fallback', () => {
-  const css = '@font-face{font-family:Body;font-display:swap;src:url(body.woff2)}@font-face{font-family:Body Fallback;src:local(Arial);size-adjust:107%}p{font-family:Body,Body Fallback,sans-serif}';
-  assert.equal(fontFamilies(criticalCss(css, '<p>Text</p>')), ['Body Fallback'], 'the first paint uses the fallback; the web font is not fetched before it');
-  assert.equal(fontFamilies(criticalCss(css.replace('swap', 'fallback'), '<p>Text</p>')), ['Body', 'Body Fallback'], 'a face that wants to be in the first paint stays (and is preloaded)');
-});
+critical(
+  'leaves out a used font-display: swap face, which comes with the full stylesheet after the first paint; keeps its local() fallback',
+  () => {
+    const css =
+      '@font-face{font-family:Body;font-display:swap;src:url(body.woff2)}@font-face{font-family:Body Fallback;src:local(Arial);size-adjust:107%}p{font-family:Body,Body Fallback,sans-serif}';
+    assert.equal(
+      fontFamilies(criticalCss(css, '<p>Text</p>')),
+      ['Body Fallback'],
+      'the first paint uses the fallback; the web font is not fetched before it',
+    );
+    assert.equal(
+      fontFamilies(criticalCss(css.replace('swap', 'fallback'), '<p>Text</p>')),
+      ['Body', 'Body Fallback'],
+      'a face that wants to be in the first paint stays (and is preloaded)',
+    );
+  },
+);
 
-critical('fontsAfterPaint: the swap fonts the critical CSS uses, directly or through var(), for the loader to fetch with the stylesheet', () => {
-  const css = [
-    '@font-face{font-family:Body;font-display:swap;src:url(/body.woff2)format("woff2"),url(/body.woff)format("woff")}',
-    '@font-face{font-family:Body Fallback;src:local(Arial)}',
-    '@font-face{font-family:"Display";font-display:swap;src:url(/display.woff2)format("woff2")}',
-    '@font-face{font-family:Footer;font-display:swap;src:url(/footer.woff2)format("woff2")}',
-    '@font-face{font-family:Block;font-display:block;src:url(/block.woff2)format("woff2")}',
-    ':root{--body:Body,Body Fallback,sans-serif;--display:"Display",serif;--unused:Footer}',
-    'p{font-family:var(--body)}h1{font:700 2rem/1 var(--display)}footer p{font-family:Footer,serif}',
-  ].join('');
-  const page = criticalCss(css, '<h1>Title</h1><p>Text</p>');
-  assert.equal(fontsAfterPaint(css, page), ['/body.woff2', '/display.woff2'], 'Body through var(), Display through the font shorthand; the woff fallback URL is not fetched');
-  const footer = criticalCss(css, '<footer><p>Small print</p></footer>');
-  assert.equal(fontsAfterPaint(css, footer), ['/body.woff2', '/footer.woff2'], 'Footer named directly in font-family (a custom property that is never read does not count)');
-  assert.equal(fontsAfterPaint(css, criticalCss(css, '<div>Unstyled</div>')), [], 'no text the critical CSS sets in a swap family');
-  assert.equal(fontsAfterPaint(css.replace(/swap/g, 'block'), page), [], 'a face that is not swap is in the critical CSS and preloaded instead');
-});
+critical(
+  'fontsAfterPaint: the swap fonts the critical CSS uses, directly or through var(), for the loader to fetch with the stylesheet',
+  () => {
+    const css = [
+      '@font-face{font-family:Body;font-display:swap;src:url(/body.woff2)format("woff2"),url(/body.woff)format("woff")}',
+      '@font-face{font-family:Body Fallback;src:local(Arial)}',
+      '@font-face{font-family:"Display";font-display:swap;src:url(/display.woff2)format("woff2")}',
+      '@font-face{font-family:Footer;font-display:swap;src:url(/footer.woff2)format("woff2")}',
+      '@font-face{font-family:Block;font-display:block;src:url(/block.woff2)format("woff2")}',
+      ':root{--body:Body,Body Fallback,sans-serif;--display:"Display",serif;--unused:Footer}',
+      'p{font-family:var(--body)}h1{font:700 2rem/1 var(--display)}footer p{font-family:Footer,serif}',
+    ].join('');
+    const page = criticalCss(css, '<h1>Title</h1><p>Text</p>');
+    assert.equal(
+      fontsAfterPaint(css, page),
+      ['/body.woff2', '/display.woff2'],
+      'Body through var(), Display through the font shorthand; the woff fallback URL is not fetched',
+    );
+    const footer = criticalCss(css, '<footer><p>Small print</p></footer>');
+    assert.equal(
+      fontsAfterPaint(css, footer),
+      ['/body.woff2', '/footer.woff2'],
+      'Footer named directly in font-family (a custom property that is never read does not count)',
+    );
+    assert.equal(
+      fontsAfterPaint(css, criticalCss(css, '<div>Unstyled</div>')),
+      [],
+      'no text the critical CSS sets in a swap family',
+    );
+    assert.equal(
+      fontsAfterPaint(css.replace(/swap/g, 'block'), page),
+      [],
+      'a face that is not swap is in the critical CSS and preloaded instead',
+    );
+  },
+);
 
 critical('keeps @keyframes only when a kept rule animates with them, directly or through a custom property', () => {
   const onContact = atRules(criticalCss(siteCss, contact));
@@ -170,9 +249,15 @@ critical('keeps @keyframes only when a kept rule animates with them, directly or
 critical('keeps @property only for a custom property that is used', () => {
   const open = home.replace('<details class="faq__item">', '<details class="faq__item" open>');
   const kept = atRules(criticalCss(siteCss, open));
-  assert.ok(kept.includes('@property --accordion-height'), `used by the kept accordion-open keyframes: ${kept.join(' | ')}`);
+  assert.ok(
+    kept.includes('@property --accordion-height'),
+    `used by the kept accordion-open keyframes: ${kept.join(' | ')}`,
+  );
   assert.not.ok(kept.includes('@property --unused-angle'));
-  assert.not.ok(atRules(criticalCss(siteCss, home)).includes('@property --accordion-height'), 'not used when no details is open');
+  assert.not.ok(
+    atRules(criticalCss(siteCss, home)).includes('@property --accordion-height'),
+    'not used when no details is open',
+  );
 });
 
 critical('keeps the custom properties defined on :root', () => {
@@ -183,30 +268,51 @@ critical('keeps the custom properties defined on :root', () => {
 critical('keeps a rule whose selector linkedom cannot evaluate', () => {
   const { document } = parseHTML('<p class="card">x</p>');
   assert.throws(() => document.querySelector('.card:dir(rtl)'), /dir/, 'premise: linkedom cannot evaluate :dir()');
-  const css = criticalCss('.card:dir(rtl){direction:rtl}.card:host-context(.x){color:red}.gone:dir(rtl){color:blue}', '<p class="card">x</p>');
-  assert.is(css, '.card:dir(rtl){direction:rtl}.card:host-context(.x){color:red}', 'kept, unless a class it requires is absent');
+  const css = criticalCss(
+    '.card:dir(rtl){direction:rtl}.card:host-context(.x){color:red}.gone:dir(rtl){color:blue}',
+    '<p class="card">x</p>',
+  );
+  assert.is(
+    css,
+    '.card:dir(rtl){direction:rtl}.card:host-context(.x){color:red}',
+    'kept, unless a class it requires is absent',
+  );
 });
 
 critical('matches rules for :root, html and body on the content of <body> as on a whole document', () => {
   const css = ':root{--a:1}html{color:red}body{margin:0}body>main{padding:0}html body p{color:blue}';
   const expected = ':root{--a:1}html{color:red}body{margin:0}body>main{padding:0}html body p{color:blue}';
   assert.is(criticalCss(css, '<main><p>x</p></main>'), expected, 'content of <body>');
-  assert.is(criticalCss(css, '<!doctype html><html><head></head><body><main><p>x</p></main></body></html>'), expected, 'whole document');
+  assert.is(
+    criticalCss(css, '<!doctype html><html><head></head><body><main><p>x</p></main></body></html>'),
+    expected,
+    'whole document',
+  );
 });
 
 critical('matches escaped class names', () => {
   const css = '.md\\:grid{display:grid}.\\31 0col{width:10%}.w-1\\/2{width:50%}.absent\\:x{color:red}';
-  assert.is(criticalCss(css, '<div class="md:grid 10col w-1/2"></div>'), '.md\\:grid{display:grid}.\\31 0col{width:10%}.w-1\\/2{width:50%}');
+  assert.is(
+    criticalCss(css, '<div class="md:grid 10col w-1/2"></div>'),
+    '.md\\:grid{display:grid}.\\31 0col{width:10%}.w-1\\/2{width:50%}',
+  );
 });
 
 critical('keeps nested rules with their parent when nesting was not lowered', () => {
   const css = '.card{color:red;&:hover{color:blue}@media (min-width:1px){padding:0}}.other{color:red;& p{color:blue}}';
-  assert.is(criticalCss(css, '<div class="card"></div>'), '.card{color:red;&:hover{color:blue}@media (min-width:1px){padding:0}}');
+  assert.is(
+    criticalCss(css, '<div class="card"></div>'),
+    '.card{color:red;&:hover{color:blue}@media (min-width:1px){padding:0}}',
+  );
 });
 
 critical('keeps @charset, @import and @namespace', () => {
-  const css = '@charset "UTF-8";@import url(https://fonts.example/a.css);@namespace svg url(http://www.w3.org/2000/svg);.x{color:red}';
-  assert.is(criticalCss(css, '<p>nothing</p>'), '@charset "UTF-8";@import url(https://fonts.example/a.css);@namespace svg url(http://www.w3.org/2000/svg);');
+  const css =
+    '@charset "UTF-8";@import url(https://fonts.example/a.css);@namespace svg url(http://www.w3.org/2000/svg);.x{color:red}';
+  assert.is(
+    criticalCss(css, '<p>nothing</p>'),
+    '@charset "UTF-8";@import url(https://fonts.example/a.css);@namespace svg url(http://www.w3.org/2000/svg);',
+  );
 });
 
 critical('keeps values exactly as given, fallbacks included, and drops comments and whitespace', () => {
@@ -226,12 +332,47 @@ critical("agrees with linkedom's querySelector on selectors of names, classes, i
   const html = contact;
   const { document } = parseHTML(`<!doctype html><html><head></head><body>${html}</body></html>`);
   const probes = [
-    'header', 'header.site-header', '.site-header a', '.site-header > a', '.site-header > nav > a', 'nav > a + a',
-    'nav a ~ a', 'a + nav', 'nav + a', '.nav a + a + a', 'main form', 'main > form', 'site-island > form', 'site-island form',
-    'body > main > site-island', '#name', 'input#name', 'label + input', 'label ~ input', 'input + label', '#name.form__input',
-    '.form .form__row .form__input', '.form > .form__input', 'form button span', 'span + button', 'button > span',
-    '.form__row + .form__row', '*', 'main *', 'nav *', 'header > *', '* > site-island', '.site-header ~ main',
-    'main ~ header', '.button.form__spinner', 'html', 'html > body', 'body main', 'section', '.faq', 'div.form__row label',
+    'header',
+    'header.site-header',
+    '.site-header a',
+    '.site-header > a',
+    '.site-header > nav > a',
+    'nav > a + a',
+    'nav a ~ a',
+    'a + nav',
+    'nav + a',
+    '.nav a + a + a',
+    'main form',
+    'main > form',
+    'site-island > form',
+    'site-island form',
+    'body > main > site-island',
+    '#name',
+    'input#name',
+    'label + input',
+    'label ~ input',
+    'input + label',
+    '#name.form__input',
+    '.form .form__row .form__input',
+    '.form > .form__input',
+    'form button span',
+    'span + button',
+    'button > span',
+    '.form__row + .form__row',
+    '*',
+    'main *',
+    'nav *',
+    'header > *',
+    '* > site-island',
+    '.site-header ~ main',
+    'main ~ header',
+    '.button.form__spinner',
+    'html',
+    'html > body',
+    'body main',
+    'section',
+    '.faq',
+    'div.form__row label',
   ];
   for (const probe of probes) {
     const expected = document.querySelector(probe) !== null;
@@ -244,12 +385,19 @@ critical('selects from a stylesheet compiled by compileStylesheet', async () => 
   const { css } = await compileStylesheet({ entry: `${fixtures}site/main.css`, browserslist: ['defaults'] });
   const page = criticalCss(css, '<article class="card"><h2 class="card__title">Title</h2></article>');
   assert.ok(page.includes('.card .card__title{font-family:Anton,sans-serif}'), page);
-  assert.equal(fontFamilies(page), [], "the title uses Anton, whose @fontsource face swaps: it comes with the full stylesheet, after the first paint");
+  assert.equal(
+    fontFamilies(page),
+    [],
+    'the title uses Anton, whose @fontsource face swaps: it comes with the full stylesheet, after the first paint',
+  );
   assert.not.ok(page.includes('.remote'), page);
 });
 
 critical('fails with a CssError for CSS it cannot parse', () => {
-  assert.throws(() => criticalCss('.a{color:red', '<p class="a"></p>'), (error: unknown) => error instanceof CssError && /Unclosed block/.test((error as Error).message));
+  assert.throws(
+    () => criticalCss('.a{color:red', '<p class="a"></p>'),
+    (error: unknown) => error instanceof CssError && /Unclosed block/.test((error as Error).message),
+  );
 });
 
 /** A page whose main holds a first screen and three sections the stylesheet defers with content-visibility: auto. */
@@ -272,9 +420,15 @@ const deferredCss = [
 critical('leaves out a rule that matches only inside a content-visibility: auto subtree after the first', () => {
   const kept = selectors(criticalCss(deferredCss, deferredPage));
   for (const selector of ['.pillar', '.faq .faq-q', '.light .pillar', 'html.dark .faq', '.faq-q']) {
-    assert.not.ok(kept.includes(selector), `${selector} only styles what the first paint skips; kept: ${kept.join(' | ')}`);
+    assert.not.ok(
+      kept.includes(selector),
+      `${selector} only styles what the first paint skips; kept: ${kept.join(' | ')}`,
+    );
   }
-  assert.not.ok(criticalCss(deferredCss, deferredPage).includes('@keyframes pop'), 'nor the keyframes only a left-out rule uses');
+  assert.not.ok(
+    criticalCss(deferredCss, deferredPage).includes('@keyframes pop'),
+    'nor the keyframes only a left-out rule uses',
+  );
 });
 
 critical('keeps a rule that matches inside such a subtree and outside it', () => {
@@ -286,24 +440,43 @@ critical('keeps a rule that matches inside such a subtree and outside it', () =>
 
 critical('keeps the rules of the deferred elements themselves, and of the whole first deferred subtree', () => {
   const kept = selectors(criticalCss(deferredCss, deferredPage));
-  assert.ok(kept.includes('main>.section:not(:first-child)'), 'the rule that defers them, with the size that holds their place');
+  assert.ok(
+    kept.includes('main>.section:not(:first-child)'),
+    'the rule that defers them, with the size that holds their place',
+  );
   assert.ok(kept.includes('.section'), 'their own box is rendered');
-  assert.ok(kept.includes('.first-deferred'), 'the first deferred section may begin inside the first screen: the browser renders it in the first frame');
+  assert.ok(
+    kept.includes('.first-deferred'),
+    'the first deferred section may begin inside the first screen: the browser renders it in the first frame',
+  );
 });
 
 critical('keeps the theme rules for the html element whatever is deferred', () => {
   const kept = selectors(criticalCss(deferredCss, deferredPage));
-  assert.ok(kept.includes('.dark') && kept.includes('.light'), `both themes' rules for <html> stay; kept: ${kept.join(' | ')}`);
+  assert.ok(
+    kept.includes('.dark') && kept.includes('.light'),
+    `both themes' rules for <html> stay; kept: ${kept.join(' | ')}`,
+  );
 });
 
 critical('defers only for certain: not for a state, a media query, a theme, or when another rule may undo it', () => {
   const base = '.title{x:1}.first-deferred{x:1}.pillar{x:1}.faq-q{x:1}';
-  const keepsPillar = (css: string, why: string) => assert.ok(selectors(criticalCss(css + base, deferredPage)).includes('.pillar'), why);
+  const keepsPillar = (css: string, why: string) =>
+    assert.ok(selectors(criticalCss(css + base, deferredPage)).includes('.pillar'), why);
   keepsPillar('.section:hover{content-visibility:auto}', 'a state may not hold at first paint');
-  keepsPillar('@media (min-width:60rem){.section{content-visibility:auto}}', 'a media query may not hold in this window');
+  keepsPillar(
+    '@media (min-width:60rem){.section{content-visibility:auto}}',
+    'a media query may not hold in this window',
+  );
   keepsPillar('.light .section{content-visibility:auto}', 'one theme only');
-  keepsPillar('.section{content-visibility:auto}.section:nth-child(3){content-visibility:visible}', 'a later rule may make it visible');
-  keepsPillar('.section{content-visibility:auto}.section:focus-within{content-visibility:visible}', 'a state may make it visible');
+  keepsPillar(
+    '.section{content-visibility:auto}.section:nth-child(3){content-visibility:visible}',
+    'a later rule may make it visible',
+  );
+  keepsPillar(
+    '.section{content-visibility:auto}.section:focus-within{content-visibility:visible}',
+    'a state may make it visible',
+  );
   assert.not.ok(
     selectors(criticalCss('@layer base{.section{content-visibility:auto}}' + base, deferredPage)).includes('.pillar'),
     'inside @layer the declaration applies everywhere',

@@ -55,11 +55,14 @@ compile('bundles @import of local files and of a package, and lists every CSS fi
   const { css, dependencies } = await compileStylesheet({ entry, browserslist });
   assert.ok(css.startsWith('body{'), 'the imported base.css comes first, where its @import was');
   assert.ok(css.includes('@font-face{font-family:Anton'), "the package's @font-face is bundled");
-  assert.equal(dependencies, [
-    createRequire(import.meta.url).resolve('@fontsource/anton/latin.css'),
-    entry,
-    `${fixtures}site/parts/base.css`,
-  ].sort());
+  assert.equal(
+    dependencies,
+    [
+      createRequire(import.meta.url).resolve('@fontsource/anton/latin.css'),
+      entry,
+      `${fixtures}site/parts/base.css`,
+    ].sort(),
+  );
 });
 
 compile('emits url() files as assets named with an 8-character content hash, with URLs under the base', async () => {
@@ -75,8 +78,15 @@ compile('emits url() files as assets named with an 8-character content hash, wit
 compile('resolves a url() relative to the CSS file that contains it and keeps its #fragment', async () => {
   const { css, assets } = await compileStylesheet({ entry, browserslist });
   const svg = readFileSync(`${fixtures}site/images/dot.svg`);
-  assert.ok(css.includes(`body{background:url(/assets/dot-${shortHash(svg)}.svg#fill)`), `parts/base.css's ../images/dot.svg: ${css}`);
-  assert.is(assets.filter((asset) => asset.fileName.startsWith('assets/dot-')).length, 1, 'one asset for a file used twice');
+  assert.ok(
+    css.includes(`body{background:url(/assets/dot-${shortHash(svg)}.svg#fill)`),
+    `parts/base.css's ../images/dot.svg: ${css}`,
+  );
+  assert.is(
+    assets.filter((asset) => asset.fileName.startsWith('assets/dot-')).length,
+    1,
+    'one asset for a file used twice',
+  );
 });
 
 compile('resolves a bare package specifier in url() from node_modules', async () => {
@@ -87,18 +97,27 @@ compile('resolves a bare package specifier in url() from node_modules', async ()
   assert.ok(asset, `asset ${name} among ${assets.map((a) => a.fileName).join(', ')}`);
   assert.ok(asset.source.equals(bytes));
   assert.ok(css.includes(`.from-package{background-image:url(/${name})}`), css);
-  assert.ok(css.includes(`src:url(/${name})format("woff2")`), "the package's own relative url() resolves to the same asset");
+  assert.ok(
+    css.includes(`src:url(/${name})format("woff2")`),
+    "the package's own relative url() resolves to the same asset",
+  );
 });
 
 compile('leaves data: and http(s) URLs alone', async () => {
   const { css } = await compileStylesheet({ entry, browserslist, base: '/sub/' });
-  assert.ok(css.includes(`.inline{background-image:url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg'/%3E")}`), css);
+  assert.ok(
+    css.includes(`.inline{background-image:url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg'/%3E")}`),
+    css,
+  );
   assert.ok(css.includes('.remote{background-image:url(https://example.com/pattern.png)}'), css);
 });
 
 compile('prefixes root-relative URLs (files from public/) with the base', async () => {
   const under = await compileStylesheet({ entry, browserslist, base: '/sub' });
-  assert.ok(under.css.includes('.from-public{background-image:url(/sub/og.png)}'), 'a base without a trailing slash gets one');
+  assert.ok(
+    under.css.includes('.from-public{background-image:url(/sub/og.png)}'),
+    'a base without a trailing slash gets one',
+  );
   const root = await compileStylesheet({ entry, browserslist });
   assert.ok(root.css.includes('.from-public{background-image:url(/og.png)}'), 'the default base is /');
 });
@@ -116,7 +135,10 @@ compile('a url() to a missing file fails naming the CSS file, line, URL and what
 
 compile('a syntax error fails with file:line:column and the parser message', async () => {
   const error = await failure({ entry: `${fixtures}broken/syntax-error.css`, browserslist });
-  assert.match(error.message, /broken\/syntax-error\.css:4:9: Invalid dangling combinator in selector\. Fix the CSS at that position\./);
+  assert.match(
+    error.message,
+    /broken\/syntax-error\.css:4:9: Invalid dangling combinator in selector\. Fix the CSS at that position\./,
+  );
 });
 
 compile('a syntax error in an imported file names the imported file', async () => {
@@ -131,7 +153,10 @@ compile('an @import of a missing file fails naming the importing file and the im
 
 compile('an @import of a package that is not installed says so', async () => {
   const error = await failure({ entry: `${fixtures}broken/missing-package.css`, browserslist });
-  assert.match(error.message, /@import "@nowhere\/no-such-package\/style\.css" points at no file .*and for a package in node_modules/);
+  assert.match(
+    error.message,
+    /@import "@nowhere\/no-such-package\/style\.css" points at no file .*and for a package in node_modules/,
+  );
   assert.match(error.message, /install the package/);
 });
 
@@ -140,22 +165,46 @@ compile('a missing entry stylesheet fails with a CssError', async () => {
   assert.match(error.message, /nowhere\.css does not exist/);
 });
 
-compile('an invalid browserslist query fails with the ConfigError the JavaScript targets give, naming build.browserslist', async () => {
-  const error = await compileStylesheet({ entry, browserslist: ['defaultz'] }).then(
-    () => assert.unreachable('an unknown query must fail'),
-    (e: unknown) => e,
-  );
-  assert.instance(error, ConfigError, `expected a ConfigError, got ${String(error)}`);
-  assert.match((error as Error).message, /site\.config\.ts: build\.browserslist \(\["defaultz"\]\) is not a valid browserslist query/);
-  assert.is((error as Error).message, (() => { try { resolveBrowsers(['defaultz']); } catch (e) { return (e as Error).message; } return ''; })(), 'one wording for CSS and JS');
-});
+compile(
+  'an invalid browserslist query fails with the ConfigError the JavaScript targets give, naming build.browserslist',
+  async () => {
+    const error = await compileStylesheet({ entry, browserslist: ['defaultz'] }).then(
+      () => assert.unreachable('an unknown query must fail'),
+      (e: unknown) => e,
+    );
+    assert.instance(error, ConfigError, `expected a ConfigError, got ${String(error)}`);
+    assert.match(
+      (error as Error).message,
+      /site\.config\.ts: build\.browserslist \(\["defaultz"\]\) is not a valid browserslist query/,
+    );
+    assert.is(
+      (error as Error).message,
+      (() => {
+        try {
+          resolveBrowsers(['defaultz']);
+        } catch (e) {
+          return (e as Error).message;
+        }
+        return '';
+      })(),
+      'one wording for CSS and JS',
+    );
+  },
+);
 
 compile('is deterministic: two compiles give identical CSS and assets', async () => {
   const first = await compileStylesheet({ entry, browserslist });
   const second = await compileStylesheet({ entry, browserslist });
   assert.is(first.css, second.css);
-  assert.equal(first.assets.map((a) => a.fileName), second.assets.map((a) => a.fileName));
-  assert.equal(first.assets.map((a) => a.fileName), [...first.assets.map((a) => a.fileName)].sort(), 'assets are sorted by name');
+  assert.equal(
+    first.assets.map((a) => a.fileName),
+    second.assets.map((a) => a.fileName),
+  );
+  assert.equal(
+    first.assets.map((a) => a.fileName),
+    [...first.assets.map((a) => a.fileName)].sort(),
+    'assets are sorted by name',
+  );
   assert.ok(first.assets.every((asset, index) => asset.source.equals(second.assets[index]!.source)));
 });
 

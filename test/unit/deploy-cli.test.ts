@@ -25,17 +25,21 @@ interface Result {
 
 function siteGen(args: string[], cwd: string, env: Record<string, string> = {}): Promise<Result> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), '--input-type=module', '-e', RUNNER, 'deploy', ...args], {
-      cwd,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: cwd,
-        // The SDK's default chain finds these; they never appear in flags or config.
-        AWS_ACCESS_KEY_ID: 'S3RVER',
-        AWS_SECRET_ACCESS_KEY: 'S3RVER',
-        ...env,
+    const child = spawn(
+      process.execPath,
+      ['--import', import.meta.resolve('tsx'), '--input-type=module', '-e', RUNNER, 'deploy', ...args],
+      {
+        cwd,
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: cwd,
+          // The SDK's default chain finds these; they never appear in flags or config.
+          AWS_ACCESS_KEY_ID: 'S3RVER',
+          AWS_SECRET_ACCESS_KEY: 'S3RVER',
+          ...env,
+        },
       },
-    });
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -79,7 +83,13 @@ cli('deploys with flags alone and credentials from the environment, and never pr
   const result = await siteGen(['--bucket', 'cli-flags', '--endpoint', state.server.endpoint], state.project);
   assert.is(result.code, 0, result.stderr);
   assert.match(result.stdout, /Deployed to s3:\/\/cli-flags\/: 4 uploaded/);
-  assert.equal(await listed('cli-flags'), ['.site-gen/deploy-manifest.json', '404.html', 'contact', 'contact/index.html', 'index.html']);
+  assert.equal(await listed('cli-flags'), [
+    '.site-gen/deploy-manifest.json',
+    '404.html',
+    'contact',
+    'contact/index.html',
+    'index.html',
+  ]);
   assert.not.ok(`${result.stdout}${result.stderr}`.includes('S3RVER'), 'no credential in the output');
 });
 
@@ -106,7 +116,12 @@ cli('exits non-zero with what failed and what to do when the endpoint does not a
   await closed.dispose();
   const result = await siteGen(['--bucket', 'cli-flags', '--endpoint', closed.endpoint], state.project);
   assert.is(result.code, 1);
-  assert.match(result.stderr, new RegExp(`Could not list s3://cli-flags/: ${closed.endpoint.replace(/\./g, '\\.')} refused the connection \\(ECONNREFUSED\\); check --endpoint`));
+  assert.match(
+    result.stderr,
+    new RegExp(
+      `Could not list s3://cli-flags/: ${closed.endpoint.replace(/\./g, '\\.')} refused the connection \\(ECONNREFUSED\\); check --endpoint`,
+    ),
+  );
   assert.not.match(result.stderr, /\n\s+at /, 'no stack trace for an operational failure');
 });
 
@@ -118,16 +133,32 @@ cli('exits 3 when S3 is deployed but the CloudFront distribution is unknown, and
     const unknown = await siteGen([...flags, '--cloudfront-distribution', 'E9UNKNOWN'], state.project);
     assert.is(unknown.code, 3, 'exit code 3: deployed to S3, CDN not invalidated');
     assert.match(unknown.stdout, /Deployed to s3:\/\/cli-flags\/: 2 uploaded/);
-    assert.match(unknown.stderr, /^Deployed to s3:\/\/cli-flags\/, but the CloudFront distribution E9UNKNOWN was not invalidated: CloudFront has no distribution "E9UNKNOWN"/);
-    assert.match(unknown.stderr, 'aws cloudfront create-invalidation --distribution-id E9UNKNOWN --paths "/contact" "/contact/" "/contact/index.html"');
+    assert.match(
+      unknown.stderr,
+      /^Deployed to s3:\/\/cli-flags\/, but the CloudFront distribution E9UNKNOWN was not invalidated: CloudFront has no distribution "E9UNKNOWN"/,
+    );
+    assert.match(
+      unknown.stderr,
+      'aws cloudfront create-invalidation --distribution-id E9UNKNOWN --paths "/contact" "/contact/" "/contact/index.html"',
+    );
     assert.not.match(unknown.stderr, /\n\s+at /, 'no stack trace');
 
     await writeFile(join(state.project, 'dist/contact/index.html'), '<h1>Contact, changed again</h1>');
     const known = await siteGen([...flags, '--cloudfront-distribution', 'E1KNOWN', '--wait'], state.project);
     assert.is(known.code, 0, known.stderr);
-    assert.equal(cdn.invalidations.map((i) => i.paths), [['/contact', '/contact/', '/contact/index.html']]);
-    assert.match(known.stdout, /Invalidated 3 paths of the CloudFront distribution E1KNOWN \(invalidation I\d+\): completed in/);
-    assert.match(cdn.requests[0]!.authorization, /Credential=S3RVER\//, 'the credentials of the environment, as for S3');
+    assert.equal(
+      cdn.invalidations.map((i) => i.paths),
+      [['/contact', '/contact/', '/contact/index.html']],
+    );
+    assert.match(
+      known.stdout,
+      /Invalidated 3 paths of the CloudFront distribution E1KNOWN \(invalidation I\d+\): completed in/,
+    );
+    assert.match(
+      cdn.requests[0]!.authorization,
+      /Credential=S3RVER\//,
+      'the credentials of the environment, as for S3',
+    );
   } finally {
     await cdn.close();
   }
@@ -136,7 +167,10 @@ cli('exits 3 when S3 is deployed but the CloudFront distribution is unknown, and
 cli('exits non-zero and asks for a bucket when none is given', async () => {
   const result = await siteGen([], state.project);
   assert.is(result.code, 1);
-  assert.match(result.stderr, /No bucket to deploy to: pass --bucket <name>, or set deploy\.bucket in site\.config\.ts\./);
+  assert.match(
+    result.stderr,
+    /No bucket to deploy to: pass --bucket <name>, or set deploy\.bucket in site\.config\.ts\./,
+  );
 });
 
 cli('exits non-zero when an explicit --config does not exist', async () => {

@@ -61,7 +61,11 @@ paths('a page is invalidated under every address a visitor can request', () => {
   assert.equal(addressesOf('contact/index.html', ''), CONTACT_PATHS);
   assert.equal(addressesOf('index.html', ''), ['/', '/index.html'], 'the home page as / and /index.html');
   assert.equal(addressesOf('favicon.svg', ''), ['/favicon.svg'], 'any other file under its own address');
-  assert.equal(addressesOf('docs/a b/index.html', ''), ['/docs/a%20b', '/docs/a%20b/', '/docs/a%20b/index.html'], 'encoded as browsers request them');
+  assert.equal(
+    addressesOf('docs/a b/index.html', ''),
+    ['/docs/a%20b', '/docs/a%20b/', '/docs/a%20b/index.html'],
+    'encoded as browsers request them',
+  );
 });
 
 paths('the addresses carry the deploy prefix', () => {
@@ -83,14 +87,26 @@ paths('a deleted page is invalidated under its addresses, its alias once, a dele
 
 paths('over the limit, one wildcard for the prefix; at the limit, the paths themselves', () => {
   const plan = planOf(['index.html', 'contact/index.html']);
-  assert.equal(invalidationFor(plan, 5), { paths: ['/', '/contact', '/contact/', '/contact/index.html', '/index.html'], addresses: 5, wildcard: false });
+  assert.equal(invalidationFor(plan, 5), {
+    paths: ['/', '/contact', '/contact/', '/contact/index.html', '/index.html'],
+    addresses: 5,
+    wildcard: false,
+  });
   assert.equal(invalidationFor(plan, 4), { paths: ['/*'], addresses: 5, wildcard: true });
-  assert.equal(invalidationFor(planOf(['index.html', 'contact/index.html'], [], 'v2/'), 4).paths, ['/v2/*'], 'the wildcard stays inside the prefix');
+  assert.equal(
+    invalidationFor(planOf(['index.html', 'contact/index.html'], [], 'v2/'), 4).paths,
+    ['/v2/*'],
+    'the wildcard stays inside the prefix',
+  );
 });
 
 paths('nothing uploaded or deleted: nothing to invalidate', () => {
   assert.equal(invalidationFor(planOf([]), 100), { paths: [], addresses: 0, wildcard: false });
-  assert.equal(invalidationFor(planOf(['assets/home-3f9a1c2b.js']), 100).paths, [], 'a new hashed asset alone changes no address');
+  assert.equal(
+    invalidationFor(planOf(['assets/home-3f9a1c2b.js']), 100).paths,
+    [],
+    'a new hashed asset alone changes no address',
+  );
 });
 
 paths.run();
@@ -111,31 +127,72 @@ function usageMessage(run: () => unknown): string {
 }
 
 options('takes the distribution and limit from deploy.cloudfront, flags first', () => {
-  const config = { prefix: '', maxDeletes: 256, concurrency: 8, gzip: false, cloudfront: { distribution: 'E1CONFIG', maxPaths: 40 } };
+  const config = {
+    prefix: '',
+    maxDeletes: 256,
+    concurrency: 8,
+    gzip: false,
+    cloudfront: { distribution: 'E1CONFIG', maxPaths: 40 },
+  };
   const fromConfig = resolveDeployOptions({ bucket: 'site' }, config, '/p').cloudfront;
   assert.equal(fromConfig, { distribution: 'E1CONFIG', endpoint: undefined, maxPaths: 40, wait: false });
   const fromFlags = resolveDeployOptions(
-    { bucket: 'site', cloudfrontDistribution: 'E2FLAG', cloudfrontMaxPaths: '7', cloudfrontEndpoint: 'http://127.0.0.1:4450', wait: true },
+    {
+      bucket: 'site',
+      cloudfrontDistribution: 'E2FLAG',
+      cloudfrontMaxPaths: '7',
+      cloudfrontEndpoint: 'http://127.0.0.1:4450',
+      wait: true,
+    },
     config,
     '/p',
   ).cloudfront;
   assert.equal(fromFlags, { distribution: 'E2FLAG', endpoint: 'http://127.0.0.1:4450', maxPaths: 7, wait: true });
-  assert.is(resolveDeployOptions({ bucket: 'site' }, undefined, '/p').cloudfront, undefined, 'no distribution, no CDN step');
-  assert.is(resolveDeployOptions({ bucket: 'site', cloudfrontDistribution: 'E3' }, undefined, '/p').cloudfront?.maxPaths, 100, 'default limit 100');
+  assert.is(
+    resolveDeployOptions({ bucket: 'site' }, undefined, '/p').cloudfront,
+    undefined,
+    'no distribution, no CDN step',
+  );
+  assert.is(
+    resolveDeployOptions({ bucket: 'site', cloudfrontDistribution: 'E3' }, undefined, '/p').cloudfront?.maxPaths,
+    100,
+    'default limit 100',
+  );
 });
 
 options('refuses a malformed ID, a limit outside 1 to 3000, and CloudFront flags without a distribution', () => {
   assert.match(
-    usageMessage(() => resolveDeployOptions({ bucket: 'site', cloudfrontDistribution: 'd111111abcdef8.cloudfront.net' }, undefined, '/p')),
+    usageMessage(() =>
+      resolveDeployOptions(
+        { bucket: 'site', cloudfrontDistribution: 'd111111abcdef8.cloudfront.net' },
+        undefined,
+        '/p',
+      ),
+    ),
     '--cloudfront-distribution "d111111abcdef8.cloudfront.net" is not a CloudFront distribution ID',
   );
   assert.match(
-    usageMessage(() => resolveDeployOptions({ bucket: 'site', cloudfrontDistribution: 'E1', cloudfrontMaxPaths: '3001' }, undefined, '/p')),
+    usageMessage(() =>
+      resolveDeployOptions(
+        { bucket: 'site', cloudfrontDistribution: 'E1', cloudfrontMaxPaths: '3001' },
+        undefined,
+        '/p',
+      ),
+    ),
     '--cloudfront-max-paths 3001 is not valid: give a whole number from 1 to 3000.',
   );
-  assert.match(usageMessage(() => resolveDeployOptions({ bucket: 'site', wait: true }, undefined, '/p')), '--wait needs a CloudFront distribution');
   assert.match(
-    usageMessage(() => resolveDeployOptions({ bucket: 'site', cloudfrontDistribution: 'E1', cloudfrontEndpoint: 'localhost:1' }, undefined, '/p')),
+    usageMessage(() => resolveDeployOptions({ bucket: 'site', wait: true }, undefined, '/p')),
+    '--wait needs a CloudFront distribution',
+  );
+  assert.match(
+    usageMessage(() =>
+      resolveDeployOptions(
+        { bucket: 'site', cloudfrontDistribution: 'E1', cloudfrontEndpoint: 'localhost:1' },
+        undefined,
+        '/p',
+      ),
+    ),
     '--cloudfront-endpoint "localhost:1" is not an http(s) URL',
   );
 });
@@ -168,7 +225,13 @@ async function writeSite(dir: string, files: Record<string, string>): Promise<vo
   }
 }
 
-const h = {} as { s3: S3rverHandle; client: S3Client; cdn: CloudFrontStandIn; cdnClient: CloudFrontClient; tmp: string };
+const h = {} as {
+  s3: S3rverHandle;
+  client: S3Client;
+  cdn: CloudFrontStandIn;
+  cdnClient: CloudFrontClient;
+  tmp: string;
+};
 let buckets = 0;
 
 async function freshBucket(): Promise<{ bucket: string; out: string }> {
@@ -180,7 +243,12 @@ async function freshBucket(): Promise<{ bucket: string; out: string }> {
   return { bucket, out };
 }
 
-async function run(bucket: string, out: string, cloudfront: Partial<CloudFrontOptions> = {}, extra: Partial<DeployOptions> = {}) {
+async function run(
+  bucket: string,
+  out: string,
+  cloudfront: Partial<CloudFrontOptions> = {},
+  extra: Partial<DeployOptions> = {},
+) {
   let output = '';
   const result = await deploy(
     testDeployOptions(h.client, bucket, out, (chunk) => void (output += chunk), {
@@ -222,7 +290,12 @@ cdn.before(async () => {
   h.s3 = await startS3rver();
   h.client = h.s3.client();
   h.cdn = await startCloudFrontStandIn({ distributions: [DISTRIBUTION] });
-  h.cdnClient = new CloudFrontClient({ region: 'us-east-1', endpoint: h.cdn.endpoint, credentials: S3RVER_CREDENTIALS, maxAttempts: 1 });
+  h.cdnClient = new CloudFrontClient({
+    region: 'us-east-1',
+    endpoint: h.cdn.endpoint,
+    credentials: S3RVER_CREDENTIALS,
+    maxAttempts: 1,
+  });
 });
 
 cdn.before.each(() => {
@@ -237,27 +310,44 @@ cdn.after(async () => {
   await rm(h.tmp, { recursive: true, force: true });
 });
 
-cdn('a one-page change invalidates exactly that page\'s addresses, in one request, never its new hashed script', async () => {
-  const { bucket, out } = await freshBucket();
-  await run(bucket, out);
-  h.cdn.reset();
-  await writeSite(out, site('Contact us', 'contact-ZZ34YY56.js'));
+cdn(
+  "a one-page change invalidates exactly that page's addresses, in one request, never its new hashed script",
+  async () => {
+    const { bucket, out } = await freshBucket();
+    await run(bucket, out);
+    h.cdn.reset();
+    await writeSite(out, site('Contact us', 'contact-ZZ34YY56.js'));
 
-  const { result, output } = await run(bucket, out);
-  assert.is(h.cdn.requests.length, 1, 'one CreateInvalidation request');
-  assert.is(h.cdn.requests[0]!.method, 'POST');
-  assert.is(h.cdn.requests[0]!.path, `/2020-05-31/distribution/${DISTRIBUTION}/invalidation`);
-  assert.equal(h.cdn.invalidations[0]!.paths, CONTACT_PATHS);
-  assert.equal(result.invalidation?.paths, CONTACT_PATHS);
-  assert.is(result.invalidation?.status, 'InProgress', 'without --wait the deploy does not wait');
-  assert.match(output, /Deployed to s3:\/\/cdn-\d+\/: 3 uploaded[\s\S]*\nInvalidated 3 paths of the CloudFront distribution E2TESTDIST0001 \(invalidation I\d{13}\): in progress/);
-  assert.match(h.cdn.requests[0]!.authorization, /Credential=S3RVER\/\d{8}\/us-east-1\/cloudfront\/aws4_request/, 'signed by the credentials S3 uses');
-});
+    const { result, output } = await run(bucket, out);
+    assert.is(h.cdn.requests.length, 1, 'one CreateInvalidation request');
+    assert.is(h.cdn.requests[0]!.method, 'POST');
+    assert.is(h.cdn.requests[0]!.path, `/2020-05-31/distribution/${DISTRIBUTION}/invalidation`);
+    assert.equal(h.cdn.invalidations[0]!.paths, CONTACT_PATHS);
+    assert.equal(result.invalidation?.paths, CONTACT_PATHS);
+    assert.is(result.invalidation?.status, 'InProgress', 'without --wait the deploy does not wait');
+    assert.match(
+      output,
+      /Deployed to s3:\/\/cdn-\d+\/: 3 uploaded[\s\S]*\nInvalidated 3 paths of the CloudFront distribution E2TESTDIST0001 \(invalidation I\d{13}\): in progress/,
+    );
+    assert.match(
+      h.cdn.requests[0]!.authorization,
+      /Credential=S3RVER\/\d{8}\/us-east-1\/cloudfront\/aws4_request/,
+      'signed by the credentials S3 uses',
+    );
+  },
+);
 
 cdn('a first deploy invalidates every page and file but no hashed asset', async () => {
   const { bucket, out } = await freshBucket();
   await run(bucket, out);
-  assert.equal(h.cdn.invalidations[0]!.paths, ['/', '/404.html', ...CONTACT_PATHS, '/favicon.svg', '/index.html', '/robots.txt']);
+  assert.equal(h.cdn.invalidations[0]!.paths, [
+    '/',
+    '/404.html',
+    ...CONTACT_PATHS,
+    '/favicon.svg',
+    '/index.html',
+    '/robots.txt',
+  ]);
 });
 
 cdn('a no-op deploy sends no invalidation and says so', async () => {
@@ -267,7 +357,10 @@ cdn('a no-op deploy sends no invalidation and says so', async () => {
   const { result, output } = await run(bucket, out);
   assert.is(h.cdn.requests.length, 0, 'no request to CloudFront');
   assert.is(result.invalidation, undefined);
-  assert.match(output, /Nothing to invalidate in the CloudFront distribution E2TESTDIST0001: no page or file a visitor requests changed\./);
+  assert.match(
+    output,
+    /Nothing to invalidate in the CloudFront distribution E2TESTDIST0001: no page or file a visitor requests changed\./,
+  );
 });
 
 cdn('a deleted page is invalidated; more paths than the limit make one wildcard', async () => {
@@ -307,7 +400,11 @@ cdn('--wait polls GetInvalidation until Completed and shows the wait on the prog
   const id = h.cdn.invalidations[0]!.id;
   assert.is(polls[0]!.path, `/2020-05-31/distribution/${DISTRIBUTION}/invalidation/${id}`);
   assert.is(result.invalidation?.status, 'Completed');
-  assert.is(output.match(new RegExp(`^CloudFront invalidation ${id}: in progress, \\d+ ms$`, 'gm'))?.length, 3, 'one progress line per look (CI log mode)');
+  assert.is(
+    output.match(new RegExp(`^CloudFront invalidation ${id}: in progress, \\d+ ms$`, 'gm'))?.length,
+    3,
+    'one progress line per look (CI log mode)',
+  );
   assert.match(output, new RegExp(`\\(invalidation ${id}\\): completed in \\d+ ms\\.\\n$`));
 });
 
@@ -315,9 +412,21 @@ cdn('--wait on a terminal redraws one status line in place', async () => {
   const { bucket, out } = await freshBucket();
   h.cdn.set({ pollsInProgress: 1 });
   let output = '';
-  await run(bucket, out, { wait: true }, { output: { write: (chunk: string) => void (output += chunk), isTTY: true, columns: 100 } });
-  assert.match(output, /\r\x1b\[2KCloudFront invalidation I\d{13}: in progress, \d+ ms\r\x1b\[2KCloudFront invalidation/);
-  assert.match(output, /\r\x1b\[2KInvalidated 8 paths of the CloudFront distribution/, 'the status line is cleared before the result');
+  await run(
+    bucket,
+    out,
+    { wait: true },
+    { output: { write: (chunk: string) => void (output += chunk), isTTY: true, columns: 100 } },
+  );
+  assert.match(
+    output,
+    /\r\x1b\[2KCloudFront invalidation I\d{13}: in progress, \d+ ms\r\x1b\[2KCloudFront invalidation/,
+  );
+  assert.match(
+    output,
+    /\r\x1b\[2KInvalidated 8 paths of the CloudFront distribution/,
+    'the status line is cleared before the result',
+  );
 });
 
 cdn('--dry-run prints the paths and sends nothing to S3 or CloudFront', async () => {
@@ -331,31 +440,50 @@ cdn('--dry-run prints the paths and sends nothing to S3 or CloudFront', async ()
     output,
     'Then invalidate 3 paths of the CloudFront distribution E2TESTDIST0001:\n  invalidate /contact\n  invalidate /contact/\n  invalidate /contact/index.html\n',
   );
-  assert.ok((await keys(bucket)).includes('assets/contact-AB12CD34.js') && !(await keys(bucket)).includes('assets/contact-ZZ34YY56.js'), 'S3 untouched');
+  assert.ok(
+    (await keys(bucket)).includes('assets/contact-AB12CD34.js') &&
+      !(await keys(bucket)).includes('assets/contact-ZZ34YY56.js'),
+    'S3 untouched',
+  );
   const { output: wildcard } = await run(bucket, out, { maxPaths: 2 }, { dryRun: true });
-  assert.match(wildcard, 'Then invalidate 1 path of the CloudFront distribution E2TESTDIST0001 (3 changed addresses, over --cloudfront-max-paths: one wildcard instead):\n  invalidate /*\n');
+  assert.match(
+    wildcard,
+    'Then invalidate 1 path of the CloudFront distribution E2TESTDIST0001 (3 changed addresses, over --cloudfront-max-paths: one wildcard instead):\n  invalidate /*\n',
+  );
 });
 
-cdn('an unknown distribution: S3 is deployed, then one CdnError with exit code 3 and the command to run by hand', async () => {
-  const { bucket, out } = await freshBucket();
-  const { error, output } = await failing(bucket, out, { distribution: 'E404UNKNOWN' });
-  assert.instance(error, CdnError);
-  assert.is(error.exitCode, EXIT_CDN_NOT_INVALIDATED);
-  assert.is(EXIT_CDN_NOT_INVALIDATED, 3);
-  assert.match(output, /Deployed to s3:\/\/cdn-\d+\/: 8 uploaded/, 'the S3 summary came first');
-  assert.ok((await keys(bucket)).includes('contact/index.html'), 'the files are on S3');
-  assert.match(error.message, /^Deployed to s3:\/\/cdn-\d+\/, but the CloudFront distribution E404UNKNOWN was not invalidated: CloudFront has no distribution "E404UNKNOWN"/);
-  assert.match(error.message, 'check --cloudfront-distribution (or deploy.cloudfront.distribution)');
-  assert.match(error.message, 'aws cloudfront create-invalidation --distribution-id E404UNKNOWN --paths "/" "/404.html" "/contact"');
-  assert.is(h.cdn.requests.length, 1, 'a 404 is not retried');
-});
+cdn(
+  'an unknown distribution: S3 is deployed, then one CdnError with exit code 3 and the command to run by hand',
+  async () => {
+    const { bucket, out } = await freshBucket();
+    const { error, output } = await failing(bucket, out, { distribution: 'E404UNKNOWN' });
+    assert.instance(error, CdnError);
+    assert.is(error.exitCode, EXIT_CDN_NOT_INVALIDATED);
+    assert.is(EXIT_CDN_NOT_INVALIDATED, 3);
+    assert.match(output, /Deployed to s3:\/\/cdn-\d+\/: 8 uploaded/, 'the S3 summary came first');
+    assert.ok((await keys(bucket)).includes('contact/index.html'), 'the files are on S3');
+    assert.match(
+      error.message,
+      /^Deployed to s3:\/\/cdn-\d+\/, but the CloudFront distribution E404UNKNOWN was not invalidated: CloudFront has no distribution "E404UNKNOWN"/,
+    );
+    assert.match(error.message, 'check --cloudfront-distribution (or deploy.cloudfront.distribution)');
+    assert.match(
+      error.message,
+      'aws cloudfront create-invalidation --distribution-id E404UNKNOWN --paths "/" "/404.html" "/contact"',
+    );
+    assert.is(h.cdn.requests.length, 1, 'a 404 is not retried');
+  },
+);
 
 cdn('access denied: one clear message naming the permission, exit code 3', async () => {
   const { bucket, out } = await freshBucket();
   h.cdn.set({ denied: [DISTRIBUTION] });
   const { error } = await failing(bucket, out);
   assert.is(error.exitCode, 3);
-  assert.match(error.message, `access denied to the CloudFront distribution "${DISTRIBUTION}"; the credentials need cloudfront:CreateInvalidation`);
+  assert.match(
+    error.message,
+    `access denied to the CloudFront distribution "${DISTRIBUTION}"; the credentials need cloudfront:CreateInvalidation`,
+  );
   assert.is(h.cdn.requests.length, 1, 'a 403 is not retried');
 });
 
@@ -364,7 +492,9 @@ cdn('throttling is retried with the same caller reference; throttling through ev
   h.cdn.set({ throttle: 2 });
   const { result, output } = await run(bucket, out);
   assert.is(h.cdn.requests.length, 3, 'two throttled tries, then the one that worked');
-  const references = h.cdn.requests.map((request) => /<CallerReference>(.*?)<\/CallerReference>/.exec(request.body)?.[1]);
+  const references = h.cdn.requests.map(
+    (request) => /<CallerReference>(.*?)<\/CallerReference>/.exec(request.body)?.[1],
+  );
   assert.is(new Set(references).size, 1, 'one caller reference, so a retry cannot make two invalidations');
   assert.is(h.cdn.invalidations.length, 1);
   assert.ok(result.invalidation);
@@ -374,7 +504,10 @@ cdn('throttling is retried with the same caller reference; throttling through ev
   h.cdn.set({ throttle: Infinity });
   const { error } = await failing(bucket, out);
   assert.is(error.exitCode, 3);
-  assert.match(error.message, 'was not invalidated: CloudFront refused the request as too frequent (Throttling: Rate exceeded)');
+  assert.match(
+    error.message,
+    'was not invalidated: CloudFront refused the request as too frequent (Throttling: Rate exceeded)',
+  );
 });
 
 cdn('--wait that cannot read the invalidation says it was created and exits 3', async () => {
@@ -391,7 +524,10 @@ cdn('--wait that cannot read the invalidation says it was created and exits 3', 
   try {
     const { error } = await failing(bucket, out, { wait: true });
     assert.is(error.exitCode, 3);
-    assert.match(error.message, /the CloudFront invalidation I\d{13} is created, but --wait could not follow it: access denied/);
+    assert.match(
+      error.message,
+      /the CloudFront invalidation I\d{13} is created, but --wait could not follow it: access denied/,
+    );
     assert.match(error.message, '--wait needs cloudfront:GetInvalidation');
   } finally {
     h.cdnClient.send = original;

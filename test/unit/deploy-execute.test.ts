@@ -32,7 +32,12 @@ function fakeClient(options: { hold?: Set<string>; fail?: Map<string, Error> } =
       return { ETag: '"0123456789abcdef0123456789abcdef"' };
     },
   };
-  return { client: client as unknown as S3Client, started, sent, release: () => waiting.splice(0).forEach((go) => go()) };
+  return {
+    client: client as unknown as S3Client,
+    started,
+    sent,
+    release: () => waiting.splice(0).forEach((go) => go()),
+  };
 }
 
 async function site(files: Record<string, string>) {
@@ -56,14 +61,30 @@ execute('starts no page upload until every hashed asset is stored, even with roo
     { ...local[2]!, path: 'assets/home-3f9a1c2b.js' },
     { ...local[2]!, path: 'assets/chunks/react-AB12CD34.js' },
   );
-  const plan = planDeploy({ prefix: '', targets: targetsFor(local, { prefix: '', gzip: false }), listing: { objects: new Map() }, maxDeletes: 256 });
+  const plan = planDeploy({
+    prefix: '',
+    targets: targetsFor(local, { prefix: '', gzip: false }),
+    listing: { objects: new Map() },
+    maxDeletes: 256,
+  });
   const fake = fakeClient({ hold: new Set(['assets/home-3f9a1c2b.js']) });
-  const running = executePlan(plan, { client: fake.client, bucket: 'b', prefix: '', retry, concurrency: 8, reporter: silent });
+  const running = executePlan(plan, {
+    client: fake.client,
+    bucket: 'b',
+    prefix: '',
+    retry,
+    concurrency: 8,
+    reporter: silent,
+  });
   // Wait (bounded) until both assets are in flight, then give any request that could wrongly start the same chance.
   const tick = () => new Promise((resolve) => setImmediate(resolve));
   for (let i = 0; i < 5000 && fake.started.length < 2; i += 1) await tick();
   for (let i = 0; i < 50; i += 1) await tick();
-  assert.equal(fake.started.sort(), ['assets/chunks/react-AB12CD34.js', 'assets/home-3f9a1c2b.js'], 'only the assets are in flight');
+  assert.equal(
+    fake.started.sort(),
+    ['assets/chunks/react-AB12CD34.js', 'assets/home-3f9a1c2b.js'],
+    'only the assets are in flight',
+  );
   fake.release();
   await running.catch(() => {});
   assert.equal(fake.started.slice(2), ['a-1.txt', 'index.html', '404.html', '.site-gen/deploy-manifest.json']);
@@ -79,9 +100,18 @@ execute('deletes only after every upload, then writes the manifest last', async 
     maxDeletes: 256,
   });
   const fake = fakeClient();
-  const result = await executePlan(plan, { client: fake.client, bucket: 'b', prefix: '', retry, concurrency: 2, reporter: silent });
+  const result = await executePlan(plan, {
+    client: fake.client,
+    bucket: 'b',
+    prefix: '',
+    retry,
+    concurrency: 2,
+    reporter: silent,
+  });
   assert.equal(
-    fake.sent.map((entry) => `${entry.command} ${entry.input.Key ?? entry.input.Delete?.Objects.map((o) => o.Key).join(',')}`),
+    fake.sent.map(
+      (entry) => `${entry.command} ${entry.input.Key ?? entry.input.Delete?.Objects.map((o) => o.Key).join(',')}`,
+    ),
     ['PutObject index.html', 'DeleteObjects old.html', 'PutObject .site-gen/deploy-manifest.json'],
   );
   assert.equal(result.deleted, ['old.html']);
@@ -97,23 +127,40 @@ execute('a failed upload names the local file and the key, and stops before page
     listing: { objects: new Map([['old.html', { key: 'old.html', size: 1, etag: 'e' }]]) },
     maxDeletes: 256,
   });
-  const denied = Object.assign(new Error('Access Denied'), { name: 'AccessDenied', $metadata: { httpStatusCode: 403 } });
+  const denied = Object.assign(new Error('Access Denied'), {
+    name: 'AccessDenied',
+    $metadata: { httpStatusCode: 403 },
+  });
   const fake = fakeClient({ fail: new Map([['assets/home-3f9a1c2b.js', denied]]) });
   try {
     await executePlan(plan, { client: fake.client, bucket: 'b', prefix: '', retry, concurrency: 2, reporter: silent });
     assert.unreachable('should have thrown');
   } catch (error) {
     assert.instance(error, DeployError);
-    assert.match((error as Error).message, new RegExp(`^Could not upload ${join(dir, 'x.txt').replace(/\./g, '\\.')} to s3://b/assets/home-3f9a1c2b\\.js: access denied`));
+    assert.match(
+      (error as Error).message,
+      new RegExp(
+        `^Could not upload ${join(dir, 'x.txt').replace(/\./g, '\\.')} to s3://b/assets/home-3f9a1c2b\\.js: access denied`,
+      ),
+    );
     assert.match((error as Error).message, /s3:PutObject/);
   }
-  assert.equal(fake.sent.map((entry) => entry.command), ['PutObject'], 'no page, no delete, no manifest');
+  assert.equal(
+    fake.sent.map((entry) => entry.command),
+    ['PutObject'],
+    'no page, no delete, no manifest',
+  );
   await rm(dir, { recursive: true, force: true });
 });
 
 execute('refuses to upload a file that changed after it was planned', async () => {
   const { dir, local } = await site({ 'index.html': 'home' });
-  const plan = planDeploy({ prefix: '', targets: targetsFor(local, { prefix: '', gzip: false }), listing: { objects: new Map() }, maxDeletes: 256 });
+  const plan = planDeploy({
+    prefix: '',
+    targets: targetsFor(local, { prefix: '', gzip: false }),
+    listing: { objects: new Map() },
+    maxDeletes: 256,
+  });
   await writeFile(join(dir, 'index.html'), 'rebuilt meanwhile');
   const fake = fakeClient();
   try {
@@ -121,7 +168,10 @@ execute('refuses to upload a file that changed after it was planned', async () =
     assert.unreachable('should have thrown');
   } catch (error) {
     assert.instance(error, DeployError);
-    assert.match((error as Error).message, /index\.html changed while the deploy was running\. Wait for the build to finish/);
+    assert.match(
+      (error as Error).message,
+      /index\.html changed while the deploy was running\. Wait for the build to finish/,
+    );
   }
   assert.equal(fake.sent, []);
   await rm(dir, { recursive: true, force: true });

@@ -30,7 +30,15 @@ const targets = suite('targetsFor');
 const file = (path: string): LocalFile => ({ path, absolutePath: `/dist/${path}`, size: 10, md5: '0'.repeat(32) });
 
 targets('orders uploads: hashed assets, other files, pages, 404.html, then sitemap.xml and robots.txt', () => {
-  const paths = ['sitemap.xml', '404.html', 'index.html', 'contact/index.html', 'favicon.svg', 'assets/home-3f9a1c2b.js', 'robots.txt'];
+  const paths = [
+    'sitemap.xml',
+    '404.html',
+    'index.html',
+    'contact/index.html',
+    'favicon.svg',
+    'assets/home-3f9a1c2b.js',
+    'robots.txt',
+  ];
   const list = targetsFor(paths.map(file), { prefix: '', gzip: false });
   assert.equal(
     list.map((target) => `${target.phase}:${target.key}`),
@@ -54,16 +62,28 @@ targets('stores each folder page also under the key without /index.html, as text
   assert.is(alias!.alias, true);
   assert.is(alias!.contentType, 'text/html; charset=utf-8');
   assert.is(alias!.path, 'contact/index.html');
-  assert.not.ok(list.some((target) => target.key === 'site' || target.key === 'site/'), 'the home page gets no alias');
+  assert.not.ok(
+    list.some((target) => target.key === 'site' || target.key === 'site/'),
+    'the home page gets no alias',
+  );
 });
 
 targets('lets a real file win over a page alias of the same name', () => {
-  const list = targetsFor([file('index.html'), file('contact/index.html'), file('contact')], { prefix: '', gzip: false });
-  assert.equal(list.filter((target) => target.key === 'contact').map((target) => target.path), ['contact']);
+  const list = targetsFor([file('index.html'), file('contact/index.html'), file('contact')], {
+    prefix: '',
+    gzip: false,
+  });
+  assert.equal(
+    list.filter((target) => target.key === 'contact').map((target) => target.path),
+    ['contact'],
+  );
 });
 
 targets('with gzip, encodes text files and leaves images as they are', () => {
-  const list = targetsFor([file('index.html'), file('og-image.png'), file('assets/home-3f9a1c2b.js')], { prefix: '', gzip: true });
+  const list = targetsFor([file('index.html'), file('og-image.png'), file('assets/home-3f9a1c2b.js')], {
+    prefix: '',
+    gzip: true,
+  });
   const encoding = Object.fromEntries(list.map((target) => [target.key, target.encoding]));
   assert.equal(encoding, { 'assets/home-3f9a1c2b.js': 'gzip', 'og-image.png': 'identity', 'index.html': 'gzip' });
 });

@@ -31,12 +31,30 @@ resolve('takes the deploy section of site.config.ts when no flag is given', () =
 
 resolve('lets flags override the config, --no-gzip included', () => {
   const options = resolveDeployOptions(
-    { bucket: 'flag-bucket', prefix: '/', maxDeletes: '0', concurrency: '16', gzip: false, out: 'build', dryRun: true, endpoint: 'http://127.0.0.1:9000' },
+    {
+      bucket: 'flag-bucket',
+      prefix: '/',
+      maxDeletes: '0',
+      concurrency: '16',
+      gzip: false,
+      out: 'build',
+      dryRun: true,
+      endpoint: 'http://127.0.0.1:9000',
+    },
     config,
     '/project',
   );
   assert.equal(
-    [options.bucket, options.prefix, options.maxDeletes, options.concurrency, options.gzip, options.outDir, options.dryRun, options.endpoint],
+    [
+      options.bucket,
+      options.prefix,
+      options.maxDeletes,
+      options.concurrency,
+      options.gzip,
+      options.outDir,
+      options.dryRun,
+      options.endpoint,
+    ],
     ['flag-bucket', '', 0, 16, false, '/project/build', true, 'http://127.0.0.1:9000'],
   );
 });
@@ -47,22 +65,43 @@ resolve('applies the defaults without a config: 256 deletes, 8 requests, no gzip
 });
 
 resolve('asks for a bucket when neither flag nor config names one', () => {
-  assert.match(usageMessage(() => resolveDeployOptions({}, undefined, '/p')), /pass --bucket <name>, or set deploy\.bucket in site\.config\.ts/);
+  assert.match(
+    usageMessage(() => resolveDeployOptions({}, undefined, '/p')),
+    /pass --bucket <name>, or set deploy\.bucket in site\.config\.ts/,
+  );
 });
 
 resolve('rejects a bucket name S3 would refuse, naming where it came from', () => {
-  assert.match(usageMessage(() => resolveDeployOptions({ bucket: 'My_Bucket' }, undefined, '/p')), /^--bucket "My_Bucket" is not an S3 bucket name/);
-  assert.match(usageMessage(() => resolveDeployOptions({}, { ...config, bucket: 'ab' }, '/p')), /^deploy\.bucket in site\.config\.ts "ab"/);
+  assert.match(
+    usageMessage(() => resolveDeployOptions({ bucket: 'My_Bucket' }, undefined, '/p')),
+    /^--bucket "My_Bucket" is not an S3 bucket name/,
+  );
+  assert.match(
+    usageMessage(() => resolveDeployOptions({}, { ...config, bucket: 'ab' }, '/p')),
+    /^deploy\.bucket in site\.config\.ts "ab"/,
+  );
 });
 
 resolve('rejects numbers that are not whole or out of range, naming the flag', () => {
-  assert.match(usageMessage(() => resolveDeployOptions({ bucket: 'b-1', maxDeletes: '-1' }, undefined, '/p')), /^--max-deletes -1 is not valid/);
-  assert.match(usageMessage(() => resolveDeployOptions({ bucket: 'b-1', concurrency: '0' }, undefined, '/p')), /^--concurrency 0 is not valid: give a whole number from 1 to 64/);
-  assert.match(usageMessage(() => resolveDeployOptions({ bucket: 'b-1', concurrency: '2.5' }, undefined, '/p')), /^--concurrency 2\.5/);
+  assert.match(
+    usageMessage(() => resolveDeployOptions({ bucket: 'b-1', maxDeletes: '-1' }, undefined, '/p')),
+    /^--max-deletes -1 is not valid/,
+  );
+  assert.match(
+    usageMessage(() => resolveDeployOptions({ bucket: 'b-1', concurrency: '0' }, undefined, '/p')),
+    /^--concurrency 0 is not valid: give a whole number from 1 to 64/,
+  );
+  assert.match(
+    usageMessage(() => resolveDeployOptions({ bucket: 'b-1', concurrency: '2.5' }, undefined, '/p')),
+    /^--concurrency 2\.5/,
+  );
 });
 
 resolve('rejects an endpoint that is not an http(s) URL', () => {
-  assert.match(usageMessage(() => resolveDeployOptions({ bucket: 'b-1', endpoint: 'localhost:9000' }, undefined, '/p')), /^--endpoint "localhost:9000" is not an http\(s\) URL/);
+  assert.match(
+    usageMessage(() => resolveDeployOptions({ bucket: 'b-1', endpoint: 'localhost:9000' }, undefined, '/p')),
+    /^--endpoint "localhost:9000" is not an http\(s\) URL/,
+  );
 });
 
 const prefix = suite('normalizePrefix');

@@ -54,7 +54,11 @@ progress('redraws one bar line on a terminal, prints notes above it, and clears 
 });
 
 progress('cuts the bar to the terminal width', () => {
-  const line = renderBar({ done: 1, total: 2, bytes: 5, totalBytes: 10 }, 'assets/a-very-long-name-that-goes-on.js', 40);
+  const line = renderBar(
+    { done: 1, total: 2, bytes: 5, totalBytes: 10 },
+    'assets/a-very-long-name-that-goes-on.js',
+    40,
+  );
   assert.is(line.length, 39);
   assert.ok(line.endsWith('…'));
 });
@@ -62,13 +66,39 @@ progress('cuts the bar to the terminal width', () => {
 const summary = suite('summary');
 
 summary('reports uploads with bytes, deletes, unchanged files, kept assets and the time', () => {
-  const text = formatSummary({ bucket: 'b', prefix: 'p/', uploaded: 3, uploadedBytes: 2048, deleted: 1, unchanged: 7, retained: 2, manifestWritten: true, durationMs: 1450 });
-  assert.is(text, 'Deployed to s3://b/p/: 3 uploaded (2.0 KB), 1 deleted, 7 unchanged, kept 2 old assets for one more deploy, in 1.4 s.\n');
+  const text = formatSummary({
+    bucket: 'b',
+    prefix: 'p/',
+    uploaded: 3,
+    uploadedBytes: 2048,
+    deleted: 1,
+    unchanged: 7,
+    retained: 2,
+    manifestWritten: true,
+    durationMs: 1450,
+  });
+  assert.is(
+    text,
+    'Deployed to s3://b/p/: 3 uploaded (2.0 KB), 1 deleted, 7 unchanged, kept 2 old assets for one more deploy, in 1.4 s.\n',
+  );
 });
 
 summary('says a deploy that changed nothing wrote nothing', () => {
-  const text = formatSummary({ bucket: 'b', prefix: '', uploaded: 0, uploadedBytes: 0, deleted: 0, unchanged: 11, retained: 1, manifestWritten: false, durationMs: 300 });
-  assert.is(text, 'Nothing to deploy to s3://b/: 0 uploaded, 0 deleted, 11 unchanged; nothing was written, in 300 ms.\n');
+  const text = formatSummary({
+    bucket: 'b',
+    prefix: '',
+    uploaded: 0,
+    uploadedBytes: 0,
+    deleted: 0,
+    unchanged: 11,
+    retained: 1,
+    manifestWritten: false,
+    durationMs: 300,
+  });
+  assert.is(
+    text,
+    'Nothing to deploy to s3://b/: 0 uploaded, 0 deleted, 11 unchanged; nothing was written, in 300 ms.\n',
+  );
 });
 
 summary('formats bytes and durations for people', () => {

@@ -42,9 +42,13 @@ retry('gives up after the last attempt and rethrows the error', async () => {
 
 retry('does not retry an error that another try cannot fix', async () => {
   let calls = 0;
-  await withRetry(() => ((calls += 1), Promise.reject(named('AccessDenied', { $metadata: { httpStatusCode: 403 } }))), policy, {
-    sleep: async () => {},
-  }).catch(() => {});
+  await withRetry(
+    () => ((calls += 1), Promise.reject(named('AccessDenied', { $metadata: { httpStatusCode: 403 } }))),
+    policy,
+    {
+      sleep: async () => {},
+    },
+  ).catch(() => {});
   assert.is(calls, 1);
 });
 
@@ -62,9 +66,18 @@ classify('retries 5xx, 429, throttling names, timeouts and dropped connections, 
 });
 
 classify('caps the delay and spreads it with jitter', () => {
-  assert.is(backoffDelay(10, policy, () => 1), 1000);
-  assert.is(backoffDelay(3, policy, () => 0.5), 200);
-  assert.is(backoffDelay(1, policy, () => 0), 0);
+  assert.is(
+    backoffDelay(10, policy, () => 1),
+    1000,
+  );
+  assert.is(
+    backoffDelay(3, policy, () => 0.5),
+    200,
+  );
+  assert.is(
+    backoffDelay(1, policy, () => 0),
+    0,
+  );
 });
 
 const pool = suite('forEachLimited');
@@ -106,10 +119,19 @@ const explain = suite('explainS3Error');
 
 explain('says what to do for the usual S3 failures, without secrets', () => {
   const context = { bucket: 'my-site', endpoint: 'http://127.0.0.1:1' };
-  assert.match(explainS3Error(network('ECONNREFUSED'), context), /http:\/\/127\.0\.0\.1:1 refused the connection \(ECONNREFUSED\); check --endpoint/);
-  assert.match(explainS3Error(named('NoSuchBucket'), context), /bucket "my-site" does not exist; create it or check --bucket/);
+  assert.match(
+    explainS3Error(network('ECONNREFUSED'), context),
+    /http:\/\/127\.0\.0\.1:1 refused the connection \(ECONNREFUSED\); check --endpoint/,
+  );
+  assert.match(
+    explainS3Error(named('NoSuchBucket'), context),
+    /bucket "my-site" does not exist; create it or check --bucket/,
+  );
   assert.match(explainS3Error(named('AccessDenied'), context), /s3:PutObject/);
-  assert.match(explainS3Error(named('CredentialsProviderError'), context), /AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE/);
+  assert.match(
+    explainS3Error(named('CredentialsProviderError'), context),
+    /AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE/,
+  );
   assert.match(explainS3Error(new Error('Region is missing'), { bucket: 'b' }), /pass --region/);
 });
 

@@ -88,7 +88,9 @@ async function run(bucket: string, out: string, extra: Partial<DeployOptions> = 
   let output = '';
   h.calls.length = 0;
   const result = await deploy(testDeployOptions(h.client, bucket, out, (chunk) => void (output += chunk), extra));
-  const puts = h.calls.filter((call) => call.startsWith('PutObject ') && !call.includes('.site-gen/')).map((call) => call.slice('PutObject '.length));
+  const puts = h.calls
+    .filter((call) => call.startsWith('PutObject ') && !call.includes('.site-gen/'))
+    .map((call) => call.slice('PutObject '.length));
   return { output, result, puts };
 }
 
@@ -134,7 +136,9 @@ s3.before(async () => {
   h.client.middlewareStack.add(
     (next, context) => async (args) => {
       const input = args.input as { Key?: string };
-      h.calls.push(`${(context.commandName ?? '').replace(/Command$/, '')}${input.Key !== undefined ? ` ${input.Key}` : ''}`);
+      h.calls.push(
+        `${(context.commandName ?? '').replace(/Command$/, '')}${input.Key !== undefined ? ` ${input.Key}` : ''}`,
+      );
       return next(args);
     },
     { step: 'initialize', name: 'recordCalls' },
@@ -197,12 +201,22 @@ s3('a second deploy of the same dist writes nothing: no PUT, no DELETE, the mani
   // S3 times have a resolution of one second: a rewrite within the same second would keep its LastModified.
   await new Promise((resolve) => setTimeout(resolve, 1100));
   const { result, output } = await run(bucket, out);
-  assert.equal(h.calls.filter((call) => /^(PutObject|DeleteObjects?|CopyObject)\b/.test(call)), [], 'no write request at all, the manifest included');
+  assert.equal(
+    h.calls.filter((call) => /^(PutObject|DeleteObjects?|CopyObject)\b/.test(call)),
+    [],
+    'no write request at all, the manifest included',
+  );
   assert.equal(await snapshot(bucket), before, 'every object, the manifest included, keeps its ETag and LastModified');
   assert.is(result.unchanged, 11);
   assert.is(result.manifestWritten, false);
-  assert.not.ok(h.calls.some((call) => call.startsWith('HeadObject')), 'the manifest vouches for every object');
-  assert.match(output, /Nothing to deploy to s3:\/\/site-\d+\/: 0 uploaded, 0 deleted, 11 unchanged; nothing was written/);
+  assert.not.ok(
+    h.calls.some((call) => call.startsWith('HeadObject')),
+    'the manifest vouches for every object',
+  );
+  assert.match(
+    output,
+    /Nothing to deploy to s3:\/\/site-\d+\/: 0 uploaded, 0 deleted, 11 unchanged; nothing was written/,
+  );
 });
 
 s3('a deploy whose only change is a retired asset still writes the manifest that records it', async () => {
@@ -231,7 +245,10 @@ s3('after one change only the changed pages and assets upload; the old asset sta
   const second = await run(bucket, out);
   assert.equal(second.puts.sort(), ['assets/home-7e6d5c4b.js', 'contact', 'contact/index.html', 'index.html']);
   assert.is(second.result.deleted, 0);
-  assert.ok((await keys(bucket)).includes('assets/home-3f9a1c2b.js'), 'pages still open in browsers can load the old script');
+  assert.ok(
+    (await keys(bucket)).includes('assets/home-3f9a1c2b.js'),
+    'pages still open in browsers can load the old script',
+  );
 
   const rerun = await run(bucket, out);
   assert.equal(rerun.puts, []);
@@ -242,7 +259,10 @@ s3('after one change only the changed pages and assets upload; the old asset sta
   const third = await run(bucket, out);
   assert.equal(third.puts, ['robots.txt']);
   assert.is(third.result.deleted, 1);
-  assert.not.ok((await keys(bucket)).includes('assets/home-3f9a1c2b.js'), 'the next deploy that changes the site deletes it');
+  assert.not.ok(
+    (await keys(bucket)).includes('assets/home-3f9a1c2b.js'),
+    'the next deploy that changes the site deletes it',
+  );
 });
 
 s3('deletes a removed page and its alias', async () => {
@@ -270,7 +290,10 @@ s3('--dry-run prints the plan and changes nothing', async () => {
   await writeSite(out, files);
   const { result, output } = await run(bucket, out, { dryRun: true, configureWebsite: true });
   assert.equal(await snapshot(bucket), before, 'every object, ETag and time is as before');
-  assert.ok(h.calls.every((call) => /^(ListObjectsV2|GetObject|HeadObject)/.test(call)), `only reads: ${h.calls.join(', ')}`);
+  assert.ok(
+    h.calls.every((call) => /^(ListObjectsV2|GetObject|HeadObject)/.test(call)),
+    `only reads: ${h.calls.join(', ')}`,
+  );
   assert.is(result.dryRun, true);
   assert.match(output, /upload {3}index\.html {2}[\d.]+ KB \(changed\)/);
   assert.match(output, /delete {3}robots\.txt/);
@@ -291,7 +314,10 @@ s3('--max-deletes: more deletes than allowed deletes nothing and says so; upload
   assert.is(blocked.result.deleted, 0);
   assert.ok(['robots.txt', 'sitemap.xml', 'favicon.svg'].every((key) => SITE_KEYS.includes(key)));
   const now = await keys(bucket);
-  assert.ok(now.includes('robots.txt') && now.includes('sitemap.xml') && now.includes('favicon.svg'), 'nothing was deleted');
+  assert.ok(
+    now.includes('robots.txt') && now.includes('sitemap.xml') && now.includes('favicon.svg'),
+    'nothing was deleted',
+  );
   assert.equal(blocked.puts, ['index.html']);
   assert.match(blocked.output, /Not deleting anything: 3 files would be deleted, more than --max-deletes 2 allows/);
   assert.match(blocked.output, /run again with --max-deletes 3/);
@@ -301,49 +327,72 @@ s3('--max-deletes: more deletes than allowed deletes nothing and says so; upload
   assert.not.ok((await keys(bucket)).includes('robots.txt'));
 });
 
-s3('--gzip stores text gzip-encoded, compares by the MD5 kept in metadata, and re-uploads nothing next time', async () => {
-  const { bucket, out } = await fresh();
-  await run(bucket, out, { gzip: true });
-  const answer = await head(bucket, 'index.html');
-  assert.is(answer.ContentEncoding, 'gzip');
-  assert.is(answer.ContentType, HTML);
-  assert.equal(gunzipSync(await body(bucket, 'index.html')).toString(), page('Home'), 'the stored body gunzips to the page');
-  assert.is((await head(bucket, 'og-image.png')).ContentEncoding, undefined, 'images stay as they are');
+s3(
+  '--gzip stores text gzip-encoded, compares by the MD5 kept in metadata, and re-uploads nothing next time',
+  async () => {
+    const { bucket, out } = await fresh();
+    await run(bucket, out, { gzip: true });
+    const answer = await head(bucket, 'index.html');
+    assert.is(answer.ContentEncoding, 'gzip');
+    assert.is(answer.ContentType, HTML);
+    assert.equal(
+      gunzipSync(await body(bucket, 'index.html')).toString(),
+      page('Home'),
+      'the stored body gunzips to the page',
+    );
+    assert.is((await head(bucket, 'og-image.png')).ContentEncoding, undefined, 'images stay as they are');
 
-  const again = await run(bucket, out, { gzip: true });
-  assert.equal(again.puts, []);
+    const again = await run(bucket, out, { gzip: true });
+    assert.equal(again.puts, []);
 
-  // Without the manifest the deploy reads each object's headers and metadata instead, and still uploads nothing.
-  await h.client.send(new DeleteObjectCommand({ Bucket: bucket, Key: '.site-gen/deploy-manifest.json' }));
-  const withoutManifest = await run(bucket, out, { gzip: true });
-  assert.equal(withoutManifest.puts, []);
-  assert.ok(h.calls.filter((call) => call.startsWith('HeadObject')).length >= 11, 'the headers came from HEAD requests');
+    // Without the manifest the deploy reads each object's headers and metadata instead, and still uploads nothing.
+    await h.client.send(new DeleteObjectCommand({ Bucket: bucket, Key: '.site-gen/deploy-manifest.json' }));
+    const withoutManifest = await run(bucket, out, { gzip: true });
+    assert.equal(withoutManifest.puts, []);
+    assert.ok(
+      h.calls.filter((call) => call.startsWith('HeadObject')).length >= 11,
+      'the headers came from HEAD requests',
+    );
 
-  const plain = await run(bucket, out, { gzip: false });
-  assert.ok(plain.puts.includes('index.html') && !plain.puts.includes('og-image.png'), 'turning gzip off re-uploads the text files only');
-  assert.is((await head(bucket, 'index.html')).ContentEncoding, undefined);
-});
+    const plain = await run(bucket, out, { gzip: false });
+    assert.ok(
+      plain.puts.includes('index.html') && !plain.puts.includes('og-image.png'),
+      'turning gzip off re-uploads the text files only',
+    );
+    assert.is((await head(bucket, 'index.html')).ContentEncoding, undefined);
+  },
+);
 
 s3('re-uploads a file someone replaced in the bucket, even though the manifest says otherwise', async () => {
   const { bucket, out } = await fresh();
   await run(bucket, out);
   await h.client.send(
-    new PutObjectCommand({ Bucket: bucket, Key: 'favicon.svg', Body: Buffer.from('<svg>tampered</svg>'), ContentType: 'image/svg+xml' }),
+    new PutObjectCommand({
+      Bucket: bucket,
+      Key: 'favicon.svg',
+      Body: Buffer.from('<svg>tampered</svg>'),
+      ContentType: 'image/svg+xml',
+    }),
   );
   const { puts } = await run(bucket, out);
   assert.equal(puts, ['favicon.svg']);
   assert.equal((await body(bucket, 'favicon.svg')).toString(), baseSite()['favicon.svg']);
 });
 
-s3('rebuilds an unreadable manifest from the objects\' own headers and says so', async () => {
+s3("rebuilds an unreadable manifest from the objects' own headers and says so", async () => {
   const { bucket, out } = await fresh();
   await run(bucket, out);
-  await h.client.send(new PutObjectCommand({ Bucket: bucket, Key: '.site-gen/deploy-manifest.json', Body: Buffer.from('{ truncated') }));
+  await h.client.send(
+    new PutObjectCommand({ Bucket: bucket, Key: '.site-gen/deploy-manifest.json', Body: Buffer.from('{ truncated') }),
+  );
   const { puts, output } = await run(bucket, out);
   assert.equal(puts, [], 'the objects are still recognised as unchanged');
   assert.match(output, /note: the deploy manifest in s3:\/\/site-\d+\/ is not readable; checking each object instead/);
   const again = await run(bucket, out);
-  assert.not.ok(h.calls.some((call) => call.startsWith('HeadObject')), 'the rewritten manifest serves the next deploy');
+  assert.not.ok(
+    h.calls.some((call) => call.startsWith('HeadObject')),
+    'the rewritten manifest serves the next deploy',
+  );
   assert.equal(again.puts, []);
 });
 
@@ -353,11 +402,15 @@ s3('deploys under a prefix without touching the rest of the bucket', async () =>
   await run(bucket, out, { prefix: 'preview/' });
   const now = await keys(bucket);
   assert.ok(now.includes('other/keep.txt'));
-  assert.ok(now.includes('preview/index.html') && now.includes('preview/contact') && now.includes('preview/.site-gen/deploy-manifest.json'));
+  assert.ok(
+    now.includes('preview/index.html') &&
+      now.includes('preview/contact') &&
+      now.includes('preview/.site-gen/deploy-manifest.json'),
+  );
   assert.not.ok(now.includes('index.html'));
 });
 
-s3('--configure-website sets index.html and 404.html as the bucket\'s documents', async () => {
+s3("--configure-website sets index.html and 404.html as the bucket's documents", async () => {
   const { bucket, out } = await fresh();
   await run(bucket, out, { configureWebsite: true });
   const website = await h.client.send(new GetBucketWebsiteCommand({ Bucket: bucket }));
@@ -372,7 +425,10 @@ s3('refuses a folder without index.html before touching the bucket', async () =>
     assert.unreachable('should have thrown');
   } catch (error) {
     assert.instance(error, DeployError);
-    assert.match((error as Error).message, /has no index\.html, so it is not a built site\. Run `site-gen build` first/);
+    assert.match(
+      (error as Error).message,
+      /has no index\.html, so it is not a built site\. Run `site-gen build` first/,
+    );
   }
   assert.equal(h.calls, [], 'no request was sent');
 });
@@ -388,7 +444,10 @@ s3('fails with the endpoint and the reason when nothing listens there', async ()
     assert.unreachable('should have thrown');
   } catch (error) {
     assert.instance(error, DeployError);
-    assert.match((error as Error).message, new RegExp(`^Could not list s3://site-1/: ${endpoint.replace(/\./g, '\\.')} refused the connection`));
+    assert.match(
+      (error as Error).message,
+      new RegExp(`^Could not list s3://site-1/: ${endpoint.replace(/\./g, '\\.')} refused the connection`),
+    );
   } finally {
     client.destroy();
   }
@@ -398,57 +457,75 @@ s3.run();
 
 const failure = suite('deploy interrupted by a failure');
 
-failure('a server stopped mid-deploy fails naming the file, uploads no page before its assets, and a re-run completes', async () => {
-  const tmp = await mkdtemp(join(tmpdir(), 'site-gen-deploy-fail-'));
-  let server = await startS3rver({ buckets: [{ name: 'interrupted' }] });
-  const { port, directory } = server;
-  const client = server.client();
-  let puts = 0;
-  // Stop the server just as the third upload is about to be sent: a real connection failure, at a known point.
-  client.middlewareStack.add(
-    (next, context) => async (args) => {
-      if (context.commandName === 'PutObjectCommand' && ++puts === 3) await server.stop();
-      return next(args);
-    },
-    { step: 'initialize', name: 'stopServer' },
-  );
-  const out = join(tmp, 'dist');
-  await writeSite(out, baseSite());
-  let output = '';
-  const options = testDeployOptions(client, 'interrupted', out, (chunk) => void (output += chunk), {
-    concurrency: 1,
-    endpoint: server.endpoint,
-    retry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 5 },
-  });
-  try {
+failure(
+  'a server stopped mid-deploy fails naming the file, uploads no page before its assets, and a re-run completes',
+  async () => {
+    const tmp = await mkdtemp(join(tmpdir(), 'site-gen-deploy-fail-'));
+    let server = await startS3rver({ buckets: [{ name: 'interrupted' }] });
+    const { port, directory } = server;
+    const client = server.client();
+    let puts = 0;
+    // Stop the server just as the third upload is about to be sent: a real connection failure, at a known point.
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'PutObjectCommand' && ++puts === 3) await server.stop();
+        return next(args);
+      },
+      { step: 'initialize', name: 'stopServer' },
+    );
+    const out = join(tmp, 'dist');
+    await writeSite(out, baseSite());
+    let output = '';
+    const options = testDeployOptions(client, 'interrupted', out, (chunk) => void (output += chunk), {
+      concurrency: 1,
+      endpoint: server.endpoint,
+      retry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 5 },
+    });
     try {
-      await deploy(options);
-      assert.unreachable('the deploy should fail');
-    } catch (error) {
-      assert.instance(error, DeployError);
-      const message = (error as Error).message;
-      assert.match(message, /^Could not upload .*assets\/site-0a1b2c3d\.css to s3:\/\/interrupted\/assets\/site-0a1b2c3d\.css: /);
-      assert.match(message, /refused the connection/);
-      assert.match(message, /Run the same command again to finish/);
+      try {
+        await deploy(options);
+        assert.unreachable('the deploy should fail');
+      } catch (error) {
+        assert.instance(error, DeployError);
+        const message = (error as Error).message;
+        assert.match(
+          message,
+          /^Could not upload .*assets\/site-0a1b2c3d\.css to s3:\/\/interrupted\/assets\/site-0a1b2c3d\.css: /,
+        );
+        assert.match(message, /refused the connection/);
+        assert.match(message, /Run the same command again to finish/);
+      }
+      assert.match(
+        output,
+        /retrying assets\/site-0a1b2c3d\.css in \d+ ms \(try 2\)/,
+        'the failure was retried before giving up',
+      );
+
+      server = await startS3rver({ directory, port });
+      const check = server.client();
+      const partial = ((await check.send(new ListObjectsV2Command({ Bucket: 'interrupted' }))).Contents ?? []).map(
+        (item) => item.Key,
+      );
+      assert.equal(
+        partial.sort(),
+        ['assets/chunks/react-AB12CD34.js', 'assets/home-3f9a1c2b.js'],
+        'no page went up before its assets',
+      );
+
+      const rerun = await deploy({ ...options, client: check, output: { write: () => {} } });
+      assert.is(rerun.uploaded, 9, 'the re-run uploads only what is missing');
+      assert.is(rerun.unchanged, 2);
+      const done = ((await check.send(new ListObjectsV2Command({ Bucket: 'interrupted' }))).Contents ?? []).map(
+        (item) => item.Key!,
+      );
+      assert.equal(done.sort(), SITE_KEYS);
+    } finally {
+      client.destroy();
+      await server.dispose();
+      await rm(directory, { recursive: true, force: true });
+      await rm(tmp, { recursive: true, force: true });
     }
-    assert.match(output, /retrying assets\/site-0a1b2c3d\.css in \d+ ms \(try 2\)/, 'the failure was retried before giving up');
-
-    server = await startS3rver({ directory, port });
-    const check = server.client();
-    const partial = ((await check.send(new ListObjectsV2Command({ Bucket: 'interrupted' }))).Contents ?? []).map((item) => item.Key);
-    assert.equal(partial.sort(), ['assets/chunks/react-AB12CD34.js', 'assets/home-3f9a1c2b.js'], 'no page went up before its assets');
-
-    const rerun = await deploy({ ...options, client: check, output: { write: () => {} } });
-    assert.is(rerun.uploaded, 9, 'the re-run uploads only what is missing');
-    assert.is(rerun.unchanged, 2);
-    const done = ((await check.send(new ListObjectsV2Command({ Bucket: 'interrupted' }))).Contents ?? []).map((item) => item.Key!);
-    assert.equal(done.sort(), SITE_KEYS);
-  } finally {
-    client.destroy();
-    await server.dispose();
-    await rm(directory, { recursive: true, force: true });
-    await rm(tmp, { recursive: true, force: true });
-  }
-});
+  },
+);
 
 failure.run();

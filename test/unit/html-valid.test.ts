@@ -24,9 +24,18 @@ interface VnuMessage {
 // vnu's CSS grammar predates CSS Scroll-driven Animations and calls these valid properties unknown. Only this exact
 // message for these exact properties is set aside; every other CSS or HTML error still fails the gate.
 const SCROLL_DRIVEN_PROPERTIES = [
-  'animation-timeline', 'animation-range', 'animation-range-start', 'animation-range-end',
-  'scroll-timeline', 'scroll-timeline-name', 'scroll-timeline-axis',
-  'view-timeline', 'view-timeline-name', 'view-timeline-axis', 'view-timeline-inset', 'timeline-scope',
+  'animation-timeline',
+  'animation-range',
+  'animation-range-start',
+  'animation-range-end',
+  'scroll-timeline',
+  'scroll-timeline-name',
+  'scroll-timeline-axis',
+  'view-timeline',
+  'view-timeline-name',
+  'view-timeline-axis',
+  'view-timeline-inset',
+  'timeline-scope',
 ];
 
 function isKnownVnuGap(m: VnuMessage): boolean {
@@ -40,7 +49,9 @@ function isKnownVnuGap(m: VnuMessage): boolean {
  * http(s) does not give. These are counted, not listed.
  */
 function isFromDiskCspWarning(m: VnuMessage): boolean {
-  return /^Resource violates Content Security Policy \(meta tag\): .+ “\/(?!\/)[^”]*” blocked by “[a-z-]+” directive\.$/.test(m.message);
+  return /^Resource violates Content Security Policy \(meta tag\): .+ “\/(?!\/)[^”]*” blocked by “[a-z-]+” directive\.$/.test(
+    m.message,
+  );
 }
 
 const vnuJar = String(createRequire(import.meta.url)('vnu-jar'));
@@ -49,22 +60,45 @@ const vnuJar = String(createRequire(import.meta.url)('vnu-jar'));
 function runVnu(cwd: string, files: string[]): Promise<VnuMessage[]> {
   return new Promise((done, fail) => {
     // C1 only and the serial collector halve the JVM's CPU time on a run this short; vnu's schema needs a deep stack.
-    execFile('java', ['-Xss4m', '-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', '-jar', vnuJar, '--format', 'json', '--stdout', '--also-check-css', ...files], { cwd, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error && (error as NodeJS.ErrnoException).code === 'ENOENT') {
-        return fail(new Error('`java` is not on the PATH: the Nu Html Checker needs Java 17 or later (apt-get install -y openjdk-17-jre-headless).'));
-      }
-      try {
-        done((JSON.parse(stdout) as { messages: VnuMessage[] }).messages);
-      } catch {
-        fail(new Error(`vnu printed no JSON report (exit ${error?.code ?? 0}):\n${(stderr || stdout).slice(0, 2000)}`));
-      }
-    });
+    execFile(
+      'java',
+      [
+        '-Xss4m',
+        '-XX:TieredStopAtLevel=1',
+        '-XX:+UseSerialGC',
+        '-jar',
+        vnuJar,
+        '--format',
+        'json',
+        '--stdout',
+        '--also-check-css',
+        ...files,
+      ],
+      { cwd, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error && (error as NodeJS.ErrnoException).code === 'ENOENT') {
+          return fail(
+            new Error(
+              '`java` is not on the PATH: the Nu Html Checker needs Java 17 or later (apt-get install -y openjdk-17-jre-headless).',
+            ),
+          );
+        }
+        try {
+          done((JSON.parse(stdout) as { messages: VnuMessage[] }).messages);
+        } catch {
+          fail(
+            new Error(`vnu printed no JSON report (exit ${error?.code ?? 0}):\n${(stderr || stdout).slice(0, 2000)}`),
+          );
+        }
+      },
+    );
   });
 }
 
 const CONTROL = 'vnu-control.html';
 // A document with two known errors: proves vnu read the files given to it and reports what it finds.
-const controlHtml = '<!doctype html><html lang="en"><head><title>control</title></head><body><p><div>block in p</div></p><img src="x.png"></body></html>\n';
+const controlHtml =
+  '<!doctype html><html lang="en"><head><title>control</title></head><body><p><div>block in p</div></p><img src="x.png"></body></html>\n';
 
 const gate = suite('html validity (Nu Html Checker)');
 
@@ -102,9 +136,15 @@ gate.after(async () => {
 gate('checks every page the build writes, and its stylesheets', () => {
   const routes = build.pages.map((p) => p.path);
   for (const path of ['/', '/contact']) assert.ok(routes.includes(path), `the build writes ${path}`);
-  assert.ok(checked.some((f) => f.endsWith('.css')), 'the site stylesheet is among the checked files');
+  assert.ok(
+    checked.some((f) => f.endsWith('.css')),
+    'the site stylesheet is among the checked files',
+  );
   const control = messages.filter((m) => m.url?.endsWith(`/${CONTROL}`) && m.type === 'error');
-  assert.ok(control.length >= 2, `vnu reports the control document's errors (got ${control.length}); if not, it did not check the files given to it`);
+  assert.ok(
+    control.length >= 2,
+    `vnu reports the control document's errors (got ${control.length}); if not, it did not check the files given to it`,
+  );
 });
 
 gate('reports no errors on any page or stylesheet', () => {
@@ -120,10 +160,19 @@ gate('prints vnu warnings, and the errors set aside as gaps in vnu itself', () =
   const warnings = all.filter((m) => !isFromDiskCspWarning(m));
   const gaps = messages.filter((m) => inOutput(m) && isKnownVnuGap(m));
   if (warnings.length) console.log(`\n  vnu: ${warnings.length} warning(s):\n  ${warnings.map(describe).join('\n  ')}`);
-  if (fromDisk.length) console.log(`\n  vnu: ${fromDisk.length} CSP warning(s) about same-site URLs, from checking files on disk ('self' cannot match a file: page).`);
-  if (gaps.length) console.log(`\n  vnu: ${gaps.length} CSS error(s) set aside (scroll-driven animation properties vnu does not know):\n  ${gaps.map(where).join(', ')}`);
+  if (fromDisk.length)
+    console.log(
+      `\n  vnu: ${fromDisk.length} CSP warning(s) about same-site URLs, from checking files on disk ('self' cannot match a file: page).`,
+    );
+  if (gaps.length)
+    console.log(
+      `\n  vnu: ${gaps.length} CSS error(s) set aside (scroll-driven animation properties vnu does not know):\n  ${gaps.map(where).join(', ')}`,
+    );
   // Guards the gap list itself: it must never swallow a message about a property outside it.
-  assert.ok(gaps.every((m) => SCROLL_DRIVEN_PROPERTIES.some((p) => m.message.includes(`“${p}”`))), 'only scroll-driven animation properties are set aside');
+  assert.ok(
+    gaps.every((m) => SCROLL_DRIVEN_PROPERTIES.some((p) => m.message.includes(`“${p}”`))),
+    'only scroll-driven animation properties are set aside',
+  );
 });
 
 gate.run();

@@ -28,7 +28,11 @@ function ask(base: string, file: string): Promise<Answer> {
       .get(url, { headers: { 'Accept-Encoding': 'identity' } }, (res) => {
         res.resume();
         res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type']), cacheControl: String(res.headers['cache-control']) }),
+          resolve({
+            status: res.statusCode ?? 0,
+            contentType: String(res.headers['content-type']),
+            cacheControl: String(res.headers['cache-control']),
+          }),
         );
       })
       .on('error', reject);
@@ -70,7 +74,14 @@ agree.before(async (context) => {
   context.tmp = await mkdtemp(join(tmpdir(), 'site-gen-agree-'));
   await buildSite({ config: 'site.config.ts', out: join(context.tmp, 'dist') });
   context.dist = await open(join(context.tmp, 'dist'));
-  context.watch = await startWatch({ config: 'site.config.ts', host: '127.0.0.1', port: 0, out: join(context.tmp, 'watch-out'), info: () => {}, error: () => {} });
+  context.watch = await startWatch({
+    config: 'site.config.ts',
+    host: '127.0.0.1',
+    port: 0,
+    out: join(context.tmp, 'watch-out'),
+    info: () => {},
+    error: () => {},
+  });
   context.watched = await open(join(context.tmp, 'watch-out'));
 });
 
@@ -81,46 +92,80 @@ agree.after(async (context) => {
   await rm(context.tmp, { recursive: true, force: true });
 });
 
-agree('the build lists its hashed files, and deploy uploads every file but .br/.gz siblings and that list', ({ dist }) => {
-  assert.ok(dist.files.includes(HASHED_FILES_PATH), 'dist/ holds the list of hashed files');
-  const expected = dist.files.filter((file) => !isBuildMetadata(file) && !isSibling(file, dist.files));
-  assert.equal([...dist.deployed.keys()].sort(), expected.sort());
-  const immutable = [...dist.deployed.keys()].filter((file) => dist.deployed.get(file)!.cacheControl === CACHE_IMMUTABLE);
-  assert.equal(immutable, expected.filter((file) => /^assets\/.*\.(js|css|woff2)$/.test(file)), 'the stylesheet, its fonts and the scripts, and nothing else');
-  assert.ok(immutable.length >= 3);
-  for (const file of ['index.html', 'favicon.svg', 'og-image.png', 'robots.txt']) assert.is(dist.deployed.get(file)?.cacheControl, CACHE_REVALIDATE, file);
-});
+agree(
+  'the build lists its hashed files, and deploy uploads every file but .br/.gz siblings and that list',
+  ({ dist }) => {
+    assert.ok(dist.files.includes(HASHED_FILES_PATH), 'dist/ holds the list of hashed files');
+    const expected = dist.files.filter((file) => !isBuildMetadata(file) && !isSibling(file, dist.files));
+    assert.equal([...dist.deployed.keys()].sort(), expected.sort());
+    const immutable = [...dist.deployed.keys()].filter(
+      (file) => dist.deployed.get(file)!.cacheControl === CACHE_IMMUTABLE,
+    );
+    assert.equal(
+      immutable,
+      expected.filter((file) => /^assets\/.*\.(js|css|woff2)$/.test(file)),
+      'the stylesheet, its fonts and the scripts, and nothing else',
+    );
+    assert.ok(immutable.length >= 3);
+    for (const file of ['index.html', 'favicon.svg', 'og-image.png', 'robots.txt'])
+      assert.is(dist.deployed.get(file)?.cacheControl, CACHE_REVALIDATE, file);
+  },
+);
 
 agree('serve and deploy agree on every file of dist/', async ({ dist }) => {
   for (const [file, stored] of dist.deployed) {
     const served = await ask(dist.serveUrl, file);
     assert.is(served.status, 200, `serve answers ${file}`);
-    assert.equal([served.contentType, served.cacheControl], [stored.contentType, stored.cacheControl], `${file}: serve and deploy agree`);
+    assert.equal(
+      [served.contentType, served.cacheControl],
+      [stored.contentType, stored.cacheControl],
+      `${file}: serve and deploy agree`,
+    );
   }
 });
 
 agree('watch, serve and deploy agree on every file watch builds', async ({ watch, watched }) => {
   assert.ok(watched.deployed.size > 10, 'watch wrote the whole site');
-  assert.equal(watched.files.filter((file) => !watched.deployed.has(file)).sort(), [HASHED_FILES_PATH, HEADERS_FILE].sort(), 'watch writes every file plus the list and _headers, no siblings');
+  assert.equal(
+    watched.files.filter((file) => !watched.deployed.has(file)).sort(),
+    [HASHED_FILES_PATH, HEADERS_FILE].sort(),
+    'watch writes every file plus the list and _headers, no siblings',
+  );
   for (const [file, stored] of watched.deployed) {
     const live = await ask(watch.url, file);
     const served = await ask(watched.serveUrl, file);
     assert.is(live.status, 200, `watch answers ${file}`);
-    assert.equal([live.contentType, live.cacheControl], [stored.contentType, stored.cacheControl], `${file}: watch and deploy agree`);
-    assert.equal([served.contentType, served.cacheControl], [stored.contentType, stored.cacheControl], `${file}: serve and deploy agree`);
+    assert.equal(
+      [live.contentType, live.cacheControl],
+      [stored.contentType, stored.cacheControl],
+      `${file}: watch and deploy agree`,
+    );
+    assert.equal(
+      [served.contentType, served.cacheControl],
+      [stored.contentType, stored.cacheControl],
+      `${file}: serve and deploy agree`,
+    );
   }
 });
 
-agree('the .br/.gz siblings are cached as their twin, and the build list and _headers are never served', async ({ dist, watch }) => {
-  const siblings = dist.files.filter((file) => isSibling(file, dist.files));
-  assert.ok(siblings.length > 0);
-  for (const file of siblings) {
-    const served = await ask(dist.serveUrl, file);
-    assert.is(served.cacheControl, dist.deployed.get(file.slice(0, -3))!.cacheControl, `${file} is cached as its twin`);
-  }
-  for (const base of [dist.serveUrl, watch.url]) {
-    for (const file of [HASHED_FILES_PATH, HEADERS_FILE]) assert.is((await ask(base, file)).status, 404, `${base} does not serve the build's own ${file}`);
-  }
-});
+agree(
+  'the .br/.gz siblings are cached as their twin, and the build list and _headers are never served',
+  async ({ dist, watch }) => {
+    const siblings = dist.files.filter((file) => isSibling(file, dist.files));
+    assert.ok(siblings.length > 0);
+    for (const file of siblings) {
+      const served = await ask(dist.serveUrl, file);
+      assert.is(
+        served.cacheControl,
+        dist.deployed.get(file.slice(0, -3))!.cacheControl,
+        `${file} is cached as its twin`,
+      );
+    }
+    for (const base of [dist.serveUrl, watch.url]) {
+      for (const file of [HASHED_FILES_PATH, HEADERS_FILE])
+        assert.is((await ask(base, file)).status, 404, `${base} does not serve the build's own ${file}`);
+    }
+  },
+);
 
 agree.run();

@@ -1,12 +1,29 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { HASHED_FILES_PATH, hashedFilesOf, isBuildMetadata, parseHashedFiles, serializeHashedFiles } from '../../src/core/http/hashed-files.ts';
+import {
+  HASHED_FILES_PATH,
+  hashedFilesOf,
+  isBuildMetadata,
+  parseHashedFiles,
+  serializeHashedFiles,
+} from '../../src/core/http/hashed-files.ts';
 import { resolveOutputPath } from '../../src/core/http/paths.ts';
-import { CACHE_IMMUTABLE, CACHE_REVALIDATE, contentTypeFor, createHttpPolicy, looksHashed } from '../../src/core/http/policy.ts';
+import {
+  CACHE_IMMUTABLE,
+  CACHE_REVALIDATE,
+  contentTypeFor,
+  createHttpPolicy,
+  looksHashed,
+} from '../../src/core/http/policy.ts';
 import { SiteGenError } from '../../src/core/errors.ts';
 
 // What the build named with a hash, as its list says: esbuild's base32 and the CSS step's hex.
-const built = new Set(['assets/home-3F9A1C2B.js', 'assets/chunks/react-AB12CD34.js', 'assets/site-1a2b3c4d.css', 'assets/inter-0a1b2c3d.woff2']);
+const built = new Set([
+  'assets/home-3F9A1C2B.js',
+  'assets/chunks/react-AB12CD34.js',
+  'assets/site-1a2b3c4d.css',
+  'assets/inter-0a1b2c3d.woff2',
+]);
 
 // [path, hashed by the build's list, hashed by the name alone (a dist/ without the list), Content-Type]
 const TABLE: Array<[string, boolean, boolean, string]> = [
@@ -46,8 +63,16 @@ policy('decides hashed, Cache-Control and Content-Type from the build list for e
   const withList = createHttpPolicy(built);
   for (const [path, hashed, , type] of TABLE) {
     assert.is(withList.isHashed(path), hashed, `${path}: hashed only if the build named it with a hash`);
-    assert.equal(withList.fileHeaders(path), { contentType: type, cacheControl: hashed ? CACHE_IMMUTABLE : CACHE_REVALIDATE }, path);
-    assert.equal(withList.fileHeaders(`/${path}`), withList.fileHeaders(path), `${path}: a URL path and an output path agree`);
+    assert.equal(
+      withList.fileHeaders(path),
+      { contentType: type, cacheControl: hashed ? CACHE_IMMUTABLE : CACHE_REVALIDATE },
+      path,
+    );
+    assert.equal(
+      withList.fileHeaders(`/${path}`),
+      withList.fileHeaders(path),
+      `${path}: a URL path and an output path agree`,
+    );
   }
 });
 
@@ -62,8 +87,14 @@ policy('without the build list, judges by the name and says unhashed when unsure
 
 policy('gives servers the same two headers deploy stores, and plain-text answers a revalidated text type', () => {
   const withList = createHttpPolicy(built);
-  assert.equal(withList.responseHeaders('assets/site-1a2b3c4d.css'), { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': CACHE_IMMUTABLE });
-  assert.equal(withList.textHeaders(), { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': CACHE_REVALIDATE });
+  assert.equal(withList.responseHeaders('assets/site-1a2b3c4d.css'), {
+    'Content-Type': 'text/css; charset=utf-8',
+    'Cache-Control': CACHE_IMMUTABLE,
+  });
+  assert.equal(withList.textHeaders(), {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Cache-Control': CACHE_REVALIDATE,
+  });
   assert.is(CACHE_IMMUTABLE, 'public, max-age=31536000, immutable');
   assert.is(CACHE_REVALIDATE, 'public, max-age=0, must-revalidate');
   assert.is(contentTypeFor('/contact/index.html'), 'text/html; charset=utf-8');
@@ -84,7 +115,9 @@ list('refuses a damaged list, naming the file and what to do', () => {
   for (const text of ['not json', '{"version":2,"files":[]}', '{"version":1,"files":[1]}']) {
     assert.throws(
       () => parseHashedFiles(text, 'dist/.site-gen/hashed-files.json'),
-      (error: unknown) => error instanceof SiteGenError && /dist\/\.site-gen\/hashed-files\.json .*Run `site-gen build` again/.test(error.message),
+      (error: unknown) =>
+        error instanceof SiteGenError &&
+        /dist\/\.site-gen\/hashed-files\.json .*Run `site-gen build` again/.test(error.message),
       text,
     );
   }

@@ -12,7 +12,11 @@ const run = promisify(execFile);
 const repo = resolve('.');
 const cli = join(repo, 'bin/site-gen.js');
 
-async function exec(file: string, args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+async function exec(
+  file: string,
+  args: string[],
+  cwd: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await run(file, args, { cwd, timeout: 120_000 });
     return { code: 0, stdout, stderr };
@@ -37,7 +41,20 @@ created('writes config, content, one page, one island, a stylesheet, a template 
   assert.is(code, 0, stderr);
   assert.match(stdout, 'Created my-site/ with 13 files.');
   assert.match(stdout, 'npm install');
-  for (const file of ['site.config.ts', 'content/schema.ts', 'content/copy.ts', 'src/site/routes.tsx', 'src/site/pages/home.tsx', 'src/site/islands/counter.tsx', 'src/site/styles/main.css', 'templates/document.html', 'public/favicon.svg', 'test/smoke.test.js', 'tsconfig.json', '.gitignore']) {
+  for (const file of [
+    'site.config.ts',
+    'content/schema.ts',
+    'content/copy.ts',
+    'src/site/routes.tsx',
+    'src/site/pages/home.tsx',
+    'src/site/islands/counter.tsx',
+    'src/site/styles/main.css',
+    'templates/document.html',
+    'public/favicon.svg',
+    'test/smoke.test.js',
+    'tsconfig.json',
+    '.gitignore',
+  ]) {
     assert.ok(readFileSync(join(scratch.site, file), 'utf8').length > 0, `${file} is written`);
   }
 });
@@ -56,7 +73,11 @@ created('the site imports only `site-gen`, type-checks, builds, serves and passe
   // What `npm install` does for a file: dependency (tried by hand: it adds this one link and nothing else).
   mkdirSync(join(scratch.site, 'node_modules'));
   symlinkSync(repo, join(scratch.site, 'node_modules/site-gen'), 'dir');
-  const tsc = await exec(process.execPath, [join(repo, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', '.'], scratch.site);
+  const tsc = await exec(
+    process.execPath,
+    [join(repo, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', '.'],
+    scratch.site,
+  );
   assert.is(tsc.code, 0, `tsc resolves 'site-gen' and the site type-checks:\n${tsc.stdout}${tsc.stderr}`);
   const smoke = await exec(process.execPath, ['--test', 'test/'], scratch.site);
   assert.is(smoke.code, 0, `npm test (node --test test/) passes:\n${smoke.stdout}${smoke.stderr}`);

@@ -28,14 +28,26 @@ const build = (withCache = true) => buildSite({ config, out: 'unused', write: fa
 
 /** The same files with the same bytes: what a visitor or a deploy would get is identical. */
 function assertSameOutput(cached: BuildResult, fresh: BuildResult, what: string): void {
-  assert.equal([...cached.files.keys()].sort(), [...fresh.files.keys()].sort(), `${what}: the same files as a build without the cache`);
+  assert.equal(
+    [...cached.files.keys()].sort(),
+    [...fresh.files.keys()].sort(),
+    `${what}: the same files as a build without the cache`,
+  );
   for (const [path, data] of fresh.files) {
-    assert.ok(Buffer.from(cached.files.get(path)!).equals(Buffer.from(data)), `${what}: ${path} is byte-identical to a build without the cache`);
+    assert.ok(
+      Buffer.from(cached.files.get(path)!).equals(Buffer.from(data)),
+      `${what}: ${path} is byte-identical to a build without the cache`,
+    );
   }
 }
 
 /** Edits `file`, then builds with the cache and without: both must agree, and the edit must show. */
-async function afterEdit(file: string, change: (text: string) => string, shows: (files: BuildResult['files']) => boolean, what: string) {
+async function afterEdit(
+  file: string,
+  change: (text: string) => string,
+  shows: (files: BuildResult['files']) => boolean,
+  what: string,
+) {
   await project.edit(file, change);
   const cached = await build();
   assertSameOutput(cached, await build(false), what);
@@ -56,30 +68,60 @@ cache('an unchanged build reads every page back and writes the same bytes as a c
 });
 
 cache('a content edit every page shows renders every page again', async () => {
-  const result = await afterEdit('content/copy.ts', (t) => t.replace(/tagline: '[^']*'/, "tagline: 'Cache test tagline'"), (f) => text(f, 'contact/index.html').includes('Cache test tagline'), 'content');
+  const result = await afterEdit(
+    'content/copy.ts',
+    (t) => t.replace(/tagline: '[^']*'/, "tagline: 'Cache test tagline'"),
+    (f) => text(f, 'contact/index.html').includes('Cache test tagline'),
+    'content',
+  );
   assert.equal(result.rendered.made, result.pages.length);
 });
 
 cache('a component edit is never served from an older render', async () => {
-  await afterEdit('src/site/components/Footer.tsx', (t) => t.replace('className="site-footer"', 'className="site-footer" data-cache-test="1"'), (f) => text(f, 'index.html').includes('data-cache-test="1"'), 'component');
+  await afterEdit(
+    'src/site/components/Footer.tsx',
+    (t) => t.replace('className="site-footer"', 'className="site-footer" data-cache-test="1"'),
+    (f) => text(f, 'index.html').includes('data-cache-test="1"'),
+    'component',
+  );
 });
 
 cache('an island edit makes a new client bundle', async () => {
   const before = (await build()).files;
-  await afterEdit('src/site/islands/contact-form.tsx', (t) => t.replace('useState(false)', "useState((globalThis as { cacheTest?: boolean }).cacheTest ?? false)"), (f) => [...f.keys()].some((path) => path.endsWith('.js') && !before.has(path)), 'island');
+  await afterEdit(
+    'src/site/islands/contact-form.tsx',
+    (t) => t.replace('useState(false)', 'useState((globalThis as { cacheTest?: boolean }).cacheTest ?? false)'),
+    (f) => [...f.keys()].some((path) => path.endsWith('.js') && !before.has(path)),
+    'island',
+  );
 });
 
 cache('a CSS edit keeps the renders but selects critical CSS again', async () => {
-  const result = await afterEdit('src/site/styles/pages.css', (t) => t.replace(/^\.page-hero \{\n/m, '.page-hero {\n  outline-offset: 7px;\n'), (f) => text(f, 'contact/index.html').includes('outline-offset:7px'), 'CSS');
+  const result = await afterEdit(
+    'src/site/styles/pages.css',
+    (t) => t.replace(/^\.page-hero \{\n/m, '.page-hero {\n  outline-offset: 7px;\n'),
+    (f) => text(f, 'contact/index.html').includes('outline-offset:7px'),
+    'CSS',
+  );
   assert.is(result.rendered.made, 0, 'the stylesheet is not part of a render');
 });
 
 cache('a template edit reaches every document', async () => {
-  await afterEdit('templates/document.html', (t) => t.replace('<meta charset="utf-8">', '<meta charset="utf-8">\n<meta name="x-cache-test" content="1">'), (f) => text(f, 'index.html').includes('x-cache-test'), 'template');
+  await afterEdit(
+    'templates/document.html',
+    (t) => t.replace('<meta charset="utf-8">', '<meta charset="utf-8">\n<meta name="x-cache-test" content="1">'),
+    (f) => text(f, 'index.html').includes('x-cache-test'),
+    'template',
+  );
 });
 
 cache('a config edit renders the pages again', async () => {
-  const result = await afterEdit('site.config.ts', (t) => t.replace("name: 'Soundmark Music Group'", "name: 'Cache Test Group'"), (f) => text(f, 'index.html').includes('Cache Test Group'), 'config');
+  const result = await afterEdit(
+    'site.config.ts',
+    (t) => t.replace("name: 'Soundmark Music Group'", "name: 'Cache Test Group'"),
+    (f) => text(f, 'index.html').includes('Cache Test Group'),
+    'config',
+  );
   assert.is(result.rendered.made, result.pages.length);
 });
 
@@ -98,7 +140,12 @@ bundles('a kept bundle is read back while every file it read is unchanged, and n
   try {
     const island = join(dir, 'island.tsx');
     writeFileSync(island, 'export default 1;');
-    const bundle = { files: new Map([['assets/a-1.js', new Uint8Array([1, 2, 3])]]), pages: new Map([['dev', { entry: '/assets/a-1.js', files: ['assets/a-1.js'] }]]), inputs: [island], captureScript: 'capture();' };
+    const bundle = {
+      files: new Map([['assets/a-1.js', new Uint8Array([1, 2, 3])]]),
+      pages: new Map([['dev', { entry: '/assets/a-1.js', files: ['assets/a-1.js'] }]]),
+      inputs: [island],
+      captureScript: 'capture();',
+    };
     const first = PageCache.open(dir, join(dir, 'site.config.ts'), '/', 'dev');
     assert.is(first.bundle('k'), undefined, 'nothing kept yet');
     first.setBundle('k', bundle);
@@ -112,8 +159,16 @@ bundles('a kept bundle is read back while every file it read is unchanged, and n
     assert.equal(read!.inputs, [island]);
 
     writeFileSync(island, 'export default 2;');
-    assert.is(PageCache.open(dir, join(dir, 'site.config.ts'), '/', 'dev').bundle('k'), undefined, 'an edited island is bundled again');
-    assert.is(PageCache.open(dir, join(dir, 'site.config.ts'), '/', 'build').bundle('k'), undefined, 'build and watch keep separate files');
+    assert.is(
+      PageCache.open(dir, join(dir, 'site.config.ts'), '/', 'dev').bundle('k'),
+      undefined,
+      'an edited island is bundled again',
+    );
+    assert.is(
+      PageCache.open(dir, join(dir, 'site.config.ts'), '/', 'build').bundle('k'),
+      undefined,
+      'build and watch keep separate files',
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

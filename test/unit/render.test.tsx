@@ -32,7 +32,14 @@ function route(page: Route['page']): Route {
 const render = suite('renderPage');
 
 render('renders an island in place with its name, strategy and props', () => {
-  const page = renderPage(route(() => <main><GreetingIsland name="Ada" /></main>), { site, content: {}, path: '/test' });
+  const page = renderPage(
+    route(() => (
+      <main>
+        <GreetingIsland name="Ada" />
+      </main>
+    )),
+    { site, content: {}, path: '/test' },
+  );
   const { document } = parseHTML(page.html);
   const el = document.querySelector('site-island')!;
   assert.ok(el, 'the island has a <site-island> wrapper');
@@ -44,7 +51,15 @@ render('renders an island in place with its name, strategy and props', () => {
 });
 
 render('gives each island its own useId prefix, the one the browser hydrates with', () => {
-  const page = renderPage(route(() => <main><GreetingIsland name="A" /><GreetingIsland name="B" /></main>), { site, content: {}, path: '/test' });
+  const page = renderPage(
+    route(() => (
+      <main>
+        <GreetingIsland name="A" />
+        <GreetingIsland name="B" />
+      </main>
+    )),
+    { site, content: {}, path: '/test' },
+  );
   const { document } = parseHTML(page.html);
   const islands = [...document.querySelectorAll('site-island')];
   assert.is(islands.length, 2);
@@ -55,56 +70,111 @@ render('gives each island its own useId prefix, the one the browser hydrates wit
 });
 
 render('renders an island inside another island in place, hydrated with its parent', () => {
-  const page = renderPage(route(() => <OuterIsland who="Bo" />), { site, content: {}, path: '/test' });
+  const page = renderPage(
+    route(() => <OuterIsland who="Bo" />),
+    { site, content: {}, path: '/test' },
+  );
   const { document } = parseHTML(page.html);
   assert.is(document.querySelectorAll('site-island').length, 1);
-  assert.equal(page.islands.map((i) => i.name), ['outer']);
+  assert.equal(
+    page.islands.map((i) => i.name),
+    ['outer'],
+  );
   assert.match(document.querySelector('.outer')!.textContent!, /Hello.*Bo/);
 });
 
-const Stamp = behaviour<{ text: string }>('stamp', { hydrate: 'visible', targets: '.stamp-target' }, (element, { text }) => {
-  element.textContent = text;
-});
+const Stamp = behaviour<{ text: string }>(
+  'stamp',
+  { hydrate: 'visible', targets: '.stamp-target' },
+  (element, { text }) => {
+    element.textContent = text;
+  },
+);
 
-render('renders a behaviour as its markup in a wrapper that says it runs without React, its props without the markup', () => {
-  const page = renderPage(route(() => <main><Stamp text="stamped"><p className="mark">server <b>markup</b></p></Stamp></main>), { site, content: {}, path: '/test' });
-  const { document } = parseHTML(page.html);
-  const el = document.querySelector('site-island')!;
-  assert.is(el.getAttribute('data-island'), 'stamp');
-  assert.is(el.getAttribute('data-hydrate'), 'visible');
-  assert.ok(el.hasAttribute('data-behaviour'), 'marked as a behaviour: the runtime mounts it without React');
-  assert.not.ok(el.hasAttribute('data-id'), 'no React ids to hydrate with');
-  assert.is(el.getAttribute('data-targets'), '.stamp-target');
-  assert.equal(JSON.parse(el.getAttribute('data-props')!), { text: 'stamped' }, 'the children are markup, not props');
-  assert.is(el.innerHTML, '<p class="mark">server <b>markup</b></p>');
-  assert.equal(page.islands, [{ name: 'stamp', hydrate: 'visible', behaviour: true }]);
-});
+render(
+  'renders a behaviour as its markup in a wrapper that says it runs without React, its props without the markup',
+  () => {
+    const page = renderPage(
+      route(() => (
+        <main>
+          <Stamp text="stamped">
+            <p className="mark">
+              server <b>markup</b>
+            </p>
+          </Stamp>
+        </main>
+      )),
+      { site, content: {}, path: '/test' },
+    );
+    const { document } = parseHTML(page.html);
+    const el = document.querySelector('site-island')!;
+    assert.is(el.getAttribute('data-island'), 'stamp');
+    assert.is(el.getAttribute('data-hydrate'), 'visible');
+    assert.ok(el.hasAttribute('data-behaviour'), 'marked as a behaviour: the runtime mounts it without React');
+    assert.not.ok(el.hasAttribute('data-id'), 'no React ids to hydrate with');
+    assert.is(el.getAttribute('data-targets'), '.stamp-target');
+    assert.equal(JSON.parse(el.getAttribute('data-props')!), { text: 'stamped' }, 'the children are markup, not props');
+    assert.is(el.innerHTML, '<p class="mark">server <b>markup</b></p>');
+    assert.equal(page.islands, [{ name: 'stamp', hydrate: 'visible', behaviour: true }]);
+  },
+);
 
-render('an island inside a behaviour\'s markup is an island of its own', () => {
-  const page = renderPage(route(() => <Stamp text="x"><div className="inside"><GreetingIsland name="In" /></div></Stamp>), { site, content: {}, path: '/test' });
+render("an island inside a behaviour's markup is an island of its own", () => {
+  const page = renderPage(
+    route(() => (
+      <Stamp text="x">
+        <div className="inside">
+          <GreetingIsland name="In" />
+        </div>
+      </Stamp>
+    )),
+    { site, content: {}, path: '/test' },
+  );
   const { document } = parseHTML(page.html);
   const inner = document.querySelector('site-island[data-island="stamp"] .inside > site-island')!;
-  assert.ok(inner, 'the island is inside the behaviour\'s markup');
+  assert.ok(inner, "the island is inside the behaviour's markup");
   assert.is(inner.getAttribute('data-island'), 'greeting');
   assert.match(inner.textContent!, /Hello.*In/);
-  assert.equal(page.islands.map((i) => i.name), ['stamp', 'greeting']);
+  assert.equal(
+    page.islands.map((i) => i.name),
+    ['stamp', 'greeting'],
+  );
 });
 
 render('outside a page render (a unit test, inside an island) a behaviour is only its markup', () => {
-  assert.is(renderToString(<Stamp text="x"><p>just markup</p></Stamp>), '<p>just markup</p>');
+  assert.is(
+    renderToString(
+      <Stamp text="x">
+        <p>just markup</p>
+      </Stamp>,
+    ),
+    '<p>just markup</p>',
+  );
   assert.is(Stamp.behaviour.name, 'stamp');
 });
 
 render('a behaviour with props JSON cannot carry is an IslandError naming it and where to move the value', () => {
   const Bad = behaviour<{ onDone: () => void }>('bad', { hydrate: 'idle' }, () => {});
   assert.throws(
-    () => renderPage(route(() => <Bad onDone={() => {}} />), { site, content: {}, path: '/test' }),
+    () =>
+      renderPage(
+        route(() => <Bad onDone={() => {}} />),
+        { site, content: {}, path: '/test' },
+      ),
     /Behaviour "bad" on \/test: props\.onDone is a function; behaviour props must be JSON data .* Move it inside the behaviour's mount function\./,
   );
 });
 
 render('collects links and ids for the link checker', () => {
-  const page = renderPage(route(() => <main id="main"><a href="/contact">c</a><a href="#main">m</a></main>), { site, content: {}, path: '/test' });
+  const page = renderPage(
+    route(() => (
+      <main id="main">
+        <a href="/contact">c</a>
+        <a href="#main">m</a>
+      </main>
+    )),
+    { site, content: {}, path: '/test' },
+  );
   assert.equal(page.links, ['/contact', '#main']);
   assert.equal(page.ids, ['main']);
 });
@@ -126,7 +196,11 @@ props('a prop containing </script> or <!-- cannot break out of the page', () => 
   // React's own text separators (<!-- -->) aside, no raw markup from the prop reaches the HTML.
   assert.not.match(html.replace(/<!-- -->/g, ''), /<\/script>|<script>|<!--/, 'the prop is escaped everywhere');
   const { document } = parseHTML(`<body>${html}</body>`);
-  assert.equal(JSON.parse(document.querySelector('site-island')!.getAttribute('data-props')!), { name: tricky }, 'the prop round-trips exactly');
+  assert.equal(
+    JSON.parse(document.querySelector('site-island')!.getAttribute('data-props')!),
+    { name: tricky },
+    'the prop round-trips exactly',
+  );
 });
 
 props('a function prop is an IslandError naming the island, page and prop', () => {
@@ -135,7 +209,10 @@ props('a function prop is an IslandError naming the island, page and prop', () =
     assert.unreachable('should throw');
   } catch (error) {
     assert.instance(error, IslandError);
-    assert.match((error as Error).message, /Island "menu" on \/contact: props\.items\[0\]\.onClick is a function; island props must be JSON data/);
+    assert.match(
+      (error as Error).message,
+      /Island "menu" on \/contact: props\.items\[0\]\.onClick is a function; island props must be JSON data/,
+    );
   }
 });
 

@@ -34,10 +34,21 @@ interface Reply {
 }
 
 /** A raw HTTP request: the path goes on the wire exactly as written (fetch would normalise `..` and `%2e%2e`). */
-function request(port: number, target: string, options: { method?: string; headers?: Record<string, string>; agent?: http.Agent } = {}): Promise<Reply> {
+function request(
+  port: number,
+  target: string,
+  options: { method?: string; headers?: Record<string, string>; agent?: http.Agent } = {},
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port, path: target, method: options.method ?? 'GET', headers: options.headers ?? {}, agent: options.agent ?? false },
+      {
+        host: '127.0.0.1',
+        port,
+        path: target,
+        method: options.method ?? 'GET',
+        headers: options.headers ?? {},
+        agent: options.agent ?? false,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -102,7 +113,9 @@ async function makeSite(): Promise<{ root: string; site: string }> {
 }
 
 /** Starts a server on a free port and returns it with its port. */
-async function start(options: Parameters<typeof createStaticServer>[0]): Promise<{ server: StaticServer; port: number; url: string }> {
+async function start(
+  options: Parameters<typeof createStaticServer>[0],
+): Promise<{ server: StaticServer; port: number; url: string }> {
   const server = createStaticServer({ ...options, port: 0 });
   const { port, url } = await server.listen();
   return { server, port, url };
@@ -163,7 +176,12 @@ routing('serves 404.html with status 404 for unknown paths', async ({ port }) =>
 });
 
 routing('serves files of every type with the Content-Type of their extension', async ({ port }) => {
-  const cases: Array<[string, RegExp]> = [[HASHED, /^text\/javascript/], ['/assets/site.css', /^text\/css/], ['/favicon.svg', /^image\/svg\+xml/], ['/robots.txt', /^text\/plain/]];
+  const cases: Array<[string, RegExp]> = [
+    [HASHED, /^text\/javascript/],
+    ['/assets/site.css', /^text\/css/],
+    ['/favicon.svg', /^image\/svg\+xml/],
+    ['/robots.txt', /^text\/plain/],
+  ];
   for (const [target, type] of cases) {
     const reply = await request(port, target, { headers: identity });
     assert.is(reply.status, 200, `${target} is served`);
@@ -231,7 +249,10 @@ plain404('uses the notFoundPage it is given', async () => {
 });
 
 plain404('refuses a notFoundPage outside the folder', () => {
-  assert.throws(() => createStaticServer({ dir: os.tmpdir(), notFoundPage: '../etc/passwd' }), (error: unknown) => error instanceof UsageError);
+  assert.throws(
+    () => createStaticServer({ dir: os.tmpdir(), notFoundPage: '../etc/passwd' }),
+    (error: unknown) => error instanceof UsageError,
+  );
 });
 
 plain404.run();
@@ -323,7 +344,9 @@ encodings('serves the 404 page precompressed, with status 404', async ({ port })
 encodings('works end to end with fetch, which decodes what it accepted', async ({ url }) => {
   const response = await fetch(`${url}${HASHED}`);
   assert.is(response.status, 200);
-  const expected = { br: 'console.log("brotli file");', gzip: 'console.log("gzip file");' }[String(response.headers.get('content-encoding'))];
+  const expected = { br: 'console.log("brotli file");', gzip: 'console.log("gzip file");' }[
+    String(response.headers.get('content-encoding'))
+  ];
   assert.ok(expected, 'fetch accepts gzip (and br from Node 22), so it gets a precompressed file');
   assert.is(await response.text(), expected);
   const page = await fetch(`${url}/contact/`);
@@ -442,7 +465,10 @@ handlers('lets handlers answer their own routes and pass the rest on', async () 
     await request(port, '/%2e%2e/secret.txt');
     await request(port, '/caf%C3%A9');
     assert.ok(seen.includes('/café'), 'handlers get the decoded path');
-    assert.not.ok(seen.some((p) => p.includes('..')), 'handlers never see a traversal attempt');
+    assert.not.ok(
+      seen.some((p) => p.includes('..')),
+      'handlers never see a traversal attempt',
+    );
   } finally {
     await server.close();
     await rm(root, { recursive: true, force: true });
@@ -494,7 +520,10 @@ lifecycle('rejects a port in use with a UsageError that names --port and suggest
   const { server, port } = await start({ dir: site });
   try {
     const second = createStaticServer({ dir: site, port });
-    const error = await second.listen().then(() => undefined, (e: unknown) => e);
+    const error = await second.listen().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     assert.instance(error, UsageError);
     const message = (error as Error).message;
     assert.match(message, new RegExp(`Port ${port} on 127\\.0\\.0\\.1 is already in use`));
@@ -508,7 +537,10 @@ lifecycle('rejects a port in use with a UsageError that names --port and suggest
 
 lifecycle('rejects a host that is not an address of this machine with a UsageError naming --host', async () => {
   const server = createStaticServer({ dir: os.tmpdir(), host: '192.0.2.1', port: 0 });
-  const error = await server.listen().then(() => undefined, (e: unknown) => e);
+  const error = await server.listen().then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   assert.instance(error, UsageError);
   assert.match((error as Error).message, /--host 192\.0\.2\.1/);
 });
@@ -566,7 +598,10 @@ lifecycle('survives a file that cannot be read after it was found', async () => 
   await new Promise<void>((resolve) => socketFile.listen(path.join(root, 'gone.txt'), resolve));
   const { server, port } = await start({ dir: root });
   try {
-    const failed = await request(port, '/gone.txt').then(() => 'answered', () => 'connection reset');
+    const failed = await request(port, '/gone.txt').then(
+      () => 'answered',
+      () => 'connection reset',
+    );
     assert.ok(['answered', 'connection reset'].includes(failed));
     assert.is((await request(port, '/', { headers: identity })).text, HOME, 'the server still answers');
   } finally {
@@ -585,7 +620,10 @@ const command = suite('site-gen serve');
 async function serveError(args: string[]): Promise<unknown> {
   const program = new Command().exitOverride();
   addServeCommand(program);
-  return program.parseAsync(['serve', ...args], { from: 'user' }).then(() => undefined, (e: unknown) => e);
+  return program.parseAsync(['serve', ...args], { from: 'user' }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
 }
 
 command('accepts ports from 0 to 65535', () => {
@@ -596,7 +634,11 @@ command('accepts ports from 0 to 65535', () => {
 
 command('rejects a port that is not a whole number from 0 to 65535, naming --port', () => {
   for (const value of ['65536', '-1', 'abc', '43.21', '', ' 80', '4321x', '1e3']) {
-    assert.throws(() => parsePort(value), (error: unknown) => error instanceof UsageError && /--port/.test(error.message), `"${value}" is refused`);
+    assert.throws(
+      () => parsePort(value),
+      (error: unknown) => error instanceof UsageError && /--port/.test(error.message),
+      `"${value}" is refused`,
+    );
   }
 });
 
@@ -625,7 +667,11 @@ command('serves the folder, prints where, and exits 0 on SIGINT and on SIGTERM',
   `;
   try {
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-      const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), '--input-type=module', '-e', script], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(
+        process.execPath,
+        ['--import', import.meta.resolve('tsx'), '--input-type=module', '-e', script],
+        { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       let stderr = '';
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
       const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));

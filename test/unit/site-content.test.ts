@@ -18,9 +18,14 @@ const clone = <T>(value: T): T => structuredClone(value);
 /** The message the build shows for content in which `files` replaces some files' data. */
 function buildMessage(files: Record<string, unknown>): string {
   const contentModules: Record<string, { default: unknown }> = {};
-  for (const [name, { file }] of Object.entries(collections)) contentModules[file] = { default: clone((realData as Record<string, unknown>)[name]) };
+  for (const [name, { file }] of Object.entries(collections))
+    contentModules[file] = { default: clone((realData as Record<string, unknown>)[name]) };
   for (const [file, data] of Object.entries(files)) contentModules[file] = { default: data };
-  const paths = { root: '/site', contentSchema: '/site/content/schema.ts', routes: '/site/src/site/routes.tsx' } as ProjectPaths;
+  const paths = {
+    root: '/site',
+    contentSchema: '/site/content/schema.ts',
+    routes: '/site/src/site/routes.tsx',
+  } as ProjectPaths;
   try {
     validateContent(paths, { collections, contentModules, routes: routes as never });
   } catch (error) {
@@ -30,7 +35,12 @@ function buildMessage(files: Record<string, unknown>): string {
   throw new Error('expected the build to reject the content');
 }
 
-function issue(schema: { safeParse(data: unknown): { success: boolean; error?: { issues: Array<{ path: PropertyKey[]; message: string }> } } }, data: unknown) {
+function issue(
+  schema: {
+    safeParse(data: unknown): { success: boolean; error?: { issues: Array<{ path: PropertyKey[]; message: string }> } };
+  },
+  data: unknown,
+) {
   const result = schema.safeParse(data);
   assert.not.ok(result.success, 'expected the schema to reject the data');
   return result.error!.issues[0]!;
@@ -49,9 +59,22 @@ valid('every content file passes its schema', async () => {
 
 valid('the build accepts the content as it is', () => {
   const contentModules = Object.fromEntries(Object.values(collections).map(({ file }) => [file, { default: {} }]));
-  const files = { 'services.ts': services, 'faq.ts': faq, 'partners.ts': partners, 'navigation.ts': navigation, 'copy.ts': copy };
-  const paths = { root: '/site', contentSchema: '/site/content/schema.ts', routes: '/site/src/site/routes.tsx' } as ProjectPaths;
-  const modules = { ...contentModules, ...Object.fromEntries(Object.entries(files).map(([f, d]) => [f, { default: d }])) };
+  const files = {
+    'services.ts': services,
+    'faq.ts': faq,
+    'partners.ts': partners,
+    'navigation.ts': navigation,
+    'copy.ts': copy,
+  };
+  const paths = {
+    root: '/site',
+    contentSchema: '/site/content/schema.ts',
+    routes: '/site/src/site/routes.tsx',
+  } as ProjectPaths;
+  const modules = {
+    ...contentModules,
+    ...Object.fromEntries(Object.entries(files).map(([f, d]) => [f, { default: d }])),
+  };
   modules['errors.ts'] = { default: realData.errors };
   modules['company.ts'] = { default: realData.company };
   modules['theme.ts'] = { default: realData.theme };
@@ -62,7 +85,14 @@ valid('the build accepts the content as it is', () => {
 valid('services carry the spec ids, titles and five bullets each', () => {
   assert.equal(
     realData.services.map((s) => s.id),
-    ['service-record-label', 'service-music-production', 'service-artist-development', 'service-music-publishing', 'service-business-consulting', 'service-video-production'],
+    [
+      'service-record-label',
+      'service-music-production',
+      'service-artist-development',
+      'service-music-publishing',
+      'service-business-consulting',
+      'service-video-production',
+    ],
   );
   assert.is(realData.services[0]!.mobileTitle, 'LABEL SERVICES');
   for (const service of realData.services) assert.is(service.bullets.length, 5, `${service.id} has 5 bullets`);
@@ -84,7 +114,10 @@ servicesSuite('a service with 4 bullets is named, with the rule to follow', () =
 
 servicesSuite('five services instead of six is rejected with the count', () => {
   const data = clone(services).slice(0, 5);
-  assert.is(buildMessage({ 'services.ts': data }), 'content/services.ts: services has 5 services; the site shows exactly 6. Add or remove services.');
+  assert.is(
+    buildMessage({ 'services.ts': data }),
+    'content/services.ts: services has 5 services; the site shows exactly 6. Add or remove services.',
+  );
 });
 
 servicesSuite('two services with one id: the second is pointed at', () => {
@@ -122,24 +155,36 @@ servicesSuite.run();
 const others = suite('content: faq, partners, navigation and copy schemas');
 
 others('six questions instead of seven is rejected', () => {
-  assert.match(buildMessage({ 'faq.ts': clone(faq).slice(1) }), 'content/faq.ts: faq has 6 questions; the FAQ shows exactly 7.');
+  assert.match(
+    buildMessage({ 'faq.ts': clone(faq).slice(1) }),
+    'content/faq.ts: faq has 6 questions; the FAQ shows exactly 7.',
+  );
 });
 
 others('a question with no answer says the answer is missing', () => {
   const data = clone(faq) as Array<{ answer?: string }>;
   delete data[2]!.answer;
-  assert.match(buildMessage({ 'faq.ts': data }), /^content\/faq\.ts: faq\[2\] \("faq-standing-out"\)\.answer is missing; add it/);
+  assert.match(
+    buildMessage({ 'faq.ts': data }),
+    /^content\/faq\.ts: faq\[2\] \("faq-standing-out"\)\.answer is missing; add it/,
+  );
 });
 
 others('eight partners is rejected', () => {
   const data = [...clone(partners), { ...clone(partners[0]!), id: 'extra' }];
-  assert.match(buildMessage({ 'partners.ts': data }), 'content/partners.ts: partners has 8 partners; the logo strip shows exactly 7.');
+  assert.match(
+    buildMessage({ 'partners.ts': data }),
+    'content/partners.ts: partners has 8 partners; the logo strip shows exactly 7.',
+  );
 });
 
 others('a partner logo outside public/partners/ is rejected with the expected form', () => {
   const data = clone(partners) as Array<{ logo: string }>;
   data[1]!.logo = 'tunestore.svg';
-  assert.match(buildMessage({ 'partners.ts': data }), '.logo is "tunestore.svg"; logos are files in public/partners/, written as "/partners/name.svg".');
+  assert.match(
+    buildMessage({ 'partners.ts': data }),
+    '.logo is "tunestore.svg"; logos are files in public/partners/, written as "/partners/name.svg".',
+  );
 });
 
 others('a link that is neither an anchor, a path nor a URL is rejected', () => {
@@ -154,7 +199,10 @@ others('a link that is neither an anchor, a path nor a URL is rejected', () => {
 others('a menu item must point at a section of the home page', () => {
   const data = clone(navigation) as { menu: Array<{ href: string }> };
   data.menu[0]!.href = '/contact';
-  assert.match(buildMessage({ 'navigation.ts': data }), /menu\[0\] \("home"\)\.href must link to a section of the home page/);
+  assert.match(
+    buildMessage({ 'navigation.ts': data }),
+    /menu\[0\] \("home"\)\.href must link to a section of the home page/,
+  );
 });
 
 others('links accept anchors, site paths, URLs and the "#" placeholder', () => {
@@ -169,7 +217,10 @@ others('links accept anchors, site paths, URLs and the "#" placeholder', () => {
 others('a copyright line without "{year}" is rejected', () => {
   const data = clone(copy) as { footer: { copyright: string } };
   data.footer.copyright = '© 2024 Soundmark. All rights reserved.';
-  assert.match(buildMessage({ 'copy.ts': data }), 'content/copy.ts: copy.footer.copyright has no "{year}"; the copyright line must show the current year.');
+  assert.match(
+    buildMessage({ 'copy.ts': data }),
+    'content/copy.ts: copy.footer.copyright has no "{year}"; the copyright line must show the current year.',
+  );
 });
 
 others('a heading accent past its last line is rejected', () => {
@@ -181,7 +232,10 @@ others('a heading accent past its last line is rejected', () => {
 others('an unknown field is reported, so a typo does not pass silently', () => {
   const data = clone(copy) as Record<string, unknown>;
   data.heor = {};
-  assert.is(buildMessage({ 'copy.ts': data }), 'content/copy.ts: copy has unknown field "heor"; remove it or check the spelling.');
+  assert.is(
+    buildMessage({ 'copy.ts': data }),
+    'content/copy.ts: copy has unknown field "heor"; remove it or check the spelling.',
+  );
 });
 
 others.run();

@@ -46,7 +46,10 @@ home('has the sections in the spec order, with their anchors', () => {
   const r = renderRoute('/');
   const ids = r.$$('main > section').map((s) => s.id || s.className);
   assert.equal(ids, ['home', 'about', 'services', 'partners', 'faq', 'banner', 'cta']);
-  const anchors = r.$$('[id]').map((el) => el.id).filter((id) => ['home', 'about', 'services', 'partners', 'faq', 'cta', 'contact'].includes(id));
+  const anchors = r
+    .$$('[id]')
+    .map((el) => el.id)
+    .filter((id) => ['home', 'about', 'services', 'partners', 'faq', 'cta', 'contact'].includes(id));
   assert.equal(anchors, ['home', 'about', 'services', 'partners', 'faq', 'cta', 'contact']);
 });
 
@@ -62,21 +65,28 @@ home('has the frame: skip link, one header, main, footer, one h1, and the scroll
 home('shows the full call to action (not compact)', () => {
   const r = renderRoute('/');
   assert.ok(r.$('#cta .cta-text'));
-  assert.equal(linksOf(r.$('#cta')).map(([t]) => t), ['Contact Us', 'Book Appointment']);
+  assert.equal(
+    linksOf(r.$('#cta')).map(([t]) => t),
+    ['Contact Us', 'Book Appointment'],
+  );
 });
 
 home('every in-page link points at an element of the page', () => {
   const r = renderRoute('/');
   const ids = new Set(r.$$('[id]').map((el) => el.id));
   for (const [text, href] of linksOf(r.document)) {
-    if (href?.startsWith('#') && href.length > 1) assert.ok(ids.has(href.slice(1)), `"${text}" -> ${href} has a target`);
+    if (href?.startsWith('#') && href.length > 1)
+      assert.ok(ids.has(href.slice(1)), `"${text}" -> ${href} has a target`);
   }
 });
 
 home('no ids repeat', () => {
   const r = renderRoute('/');
   const ids = r.$$('[id]').map((el) => el.id);
-  assert.equal(ids.filter((id, i) => ids.indexOf(id) !== i), []);
+  assert.equal(
+    ids.filter((id, i) => ids.indexOf(id) !== i),
+    [],
+  );
 });
 
 home('is safe under a strict CSP', () => {
@@ -91,7 +101,13 @@ contact('shows CONTACT US, the introduction, the form, the footer and the scroll
   const r = renderRoute('/contact');
   assertFrame(r);
   assert.is(r.text('h1'), 'CONTACT US');
-  assert.ok(r.text().includes('Have questions or want to work with us? Fill out the form below and our team will get back to you as soon as possible.'));
+  assert.ok(
+    r
+      .text()
+      .includes(
+        'Have questions or want to work with us? Fill out the form below and our team will get back to you as soon as possible.',
+      ),
+  );
   assert.ok(r.$('form.contact-form'));
   assert.ok(r.$('.to-top'));
   assert.is(r.$$('#cta').length, 0, 'no call-to-action block on the contact page');
@@ -110,13 +126,22 @@ contact('has the seven fields, each with a visible associated label, type and au
     ['termsAccepted', 'checkbox', null, content.copy.contact.terms],
   ];
   const controls = [...form.querySelectorAll('input, textarea')];
-  assert.equal(controls.map((c) => c.getAttribute('name')), expected.map(([name]) => name));
+  assert.equal(
+    controls.map((c) => c.getAttribute('name')),
+    expected.map(([name]) => name),
+  );
   for (const [name, type, autocomplete, label] of expected) {
     const control = form.querySelector(`[name="${name}"]`)!;
-    const actualType = control.tagName.toLowerCase() === 'textarea' ? 'textarea' : (control.getAttribute('type') ?? 'text');
+    const actualType =
+      control.tagName.toLowerCase() === 'textarea' ? 'textarea' : (control.getAttribute('type') ?? 'text');
     assert.is(actualType, type, `${name} is a ${type}`);
     // React writes the attribute as "autoComplete"; HTML attribute names are case-insensitive, linkedom's lookup is not.
-    if (autocomplete) assert.is(control.getAttribute('autoComplete') ?? control.getAttribute('autocomplete'), autocomplete, `${name} autocomplete`);
+    if (autocomplete)
+      assert.is(
+        control.getAttribute('autoComplete') ?? control.getAttribute('autocomplete'),
+        autocomplete,
+        `${name} autocomplete`,
+      );
     assert.is(textOf(form.querySelector(`label[for="${control.id}"]`)), label, `${name} has its label`);
   }
 });
@@ -140,7 +165,10 @@ contact('the consent wording names the Terms & Conditions and e-mail and SMS com
 
 contact('the menu links go to the home page sections', () => {
   const r = renderRoute('/contact');
-  assert.equal(linksOf(r.$('.menu-list')).map(([, href]) => href), ['/#home', '/#about', '/#services', '/#partners', '/#faq']);
+  assert.equal(
+    linksOf(r.$('.menu-list')).map(([, href]) => href),
+    ['/#home', '/#about', '/#services', '/#partners', '/#faq'],
+  );
 });
 
 contact('is safe under a strict CSP', () => {
@@ -162,7 +190,10 @@ notFound('is compact: a compact call to action and no scroll-to-top button', () 
   const r = renderRoute('/404');
   assert.is(r.$$('.to-top').length, 0);
   assert.ok(r.$('#cta.is-compact'));
-  assert.equal(linksOf(r.$('#cta')).map(([t]) => t), ['Book Appointment']);
+  assert.equal(
+    linksOf(r.$('#cta')).map(([t]) => t),
+    ['Book Appointment'],
+  );
 });
 
 notFound('carries the logger behaviour (no React), which runs when idle after load with the message to log', () => {
@@ -182,8 +213,16 @@ notFound.run();
 const layout = suite('Layout compact mode');
 
 layout('renders the scroll-to-top button unless compact', () => {
-  const full = render(<Layout site={site} content={content} path="/">{null}</Layout>);
-  const compact = render(<Layout site={site} content={content} path="/" compact>{null}</Layout>);
+  const full = render(
+    <Layout site={site} content={content} path="/">
+      {null}
+    </Layout>,
+  );
+  const compact = render(
+    <Layout site={site} content={content} path="/" compact>
+      {null}
+    </Layout>,
+  );
   assert.is(full.$$('.to-top').length, 1);
   assert.is(compact.$$('.to-top').length, 0);
 });
@@ -193,7 +232,10 @@ layout.run();
 const routeTable = suite('Routes');
 
 routeTable('are /, /contact and /404 written as 404.html and kept out of search engines', () => {
-  assert.equal(routes.map((r) => r.path), ['/', '/contact', '/404']);
+  assert.equal(
+    routes.map((r) => r.path),
+    ['/', '/contact', '/404'],
+  );
   assert.is(route('/404').file, '404.html');
   assert.is(route('/404').head({ site, content, path: '/404' }).noindex, true);
   assert.not.ok(route('/').head({ site, content, path: '/' }).noindex);
@@ -206,10 +248,13 @@ routeTable('take titles and descriptions from the content', () => {
   });
 });
 
-routeTable('render through the build renderer with the footer\'s copyright behaviour', () => {
+routeTable("render through the build renderer with the footer's copyright behaviour", () => {
   for (const r of routes) {
     const page = renderPage(r as Route, { site, content, path: r.path });
-    assert.ok(page.islands.some((i) => i.name === 'copyright-year' && i.behaviour), `${r.path} has the copyright behaviour`);
+    assert.ok(
+      page.islands.some((i) => i.name === 'copyright-year' && i.behaviour),
+      `${r.path} has the copyright behaviour`,
+    );
   }
 });
 
@@ -217,7 +262,10 @@ routeTable('prefix site paths with the URL base the site is built for', () => {
   const page = renderPage(route('/contact') as Route, { site, content, path: '/contact' }, { base: '/sub/' });
   assert.ok(page.links.includes('/sub/'), 'home link');
   assert.ok(page.links.includes('/sub/#about'), 'menu link to a home section');
-  assert.match(renderPage(route('/') as Route, { site, content, path: '/' }, { base: '/sub/' }).html, /src="\/sub\/partners\/streamwave\.svg"/);
+  assert.match(
+    renderPage(route('/') as Route, { site, content, path: '/' }, { base: '/sub/' }).html,
+    /src="\/sub\/partners\/streamwave\.svg"/,
+  );
   renderPage(route('/') as Route, { site, content, path: '/' }); // back to the default base for other tests
 });
 

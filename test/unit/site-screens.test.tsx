@@ -12,7 +12,8 @@ import { render } from '../helpers/dom.ts';
 
 function failure(): Error {
   const error = new Error('Cannot read properties of undefined (reading "title")');
-  error.stack = 'TypeError: Cannot read properties of undefined\n    at ServiceCard (ServiceCard.tsx:12:5)\n    at renderWithHooks (react-dom.js:1:1)';
+  error.stack =
+    'TypeError: Cannot read properties of undefined\n    at ServiceCard (ServiceCard.tsx:12:5)\n    at renderWithHooks (react-dom.js:1:1)';
   return error;
 }
 
@@ -52,39 +53,55 @@ screen.run();
 const behaviours = suite('Behaviours');
 
 behaviours('each behaviour is named after its file and says when it runs', () => {
-  assert.equal({ name: CopyrightYear.behaviour.name, hydrate: CopyrightYear.behaviour.hydrate }, { name: 'copyright-year', hydrate: 'idle' });
-  assert.equal({ name: NotFoundLogger.behaviour.name, hydrate: NotFoundLogger.behaviour.hydrate }, { name: 'not-found-logger', hydrate: 'idle' });
-});
-
-behaviours('the copyright line shows the build year on the server, and its behaviour puts in the current year', async () => {
-  const template = '© {year} {company}. All rights reserved.';
-  const r = render(
-    <CopyrightYear template={template} company="Acme">
-      <p className="copyright">{fill(template, { year: 2024, company: 'Acme' })}</p>
-    </CopyrightYear>,
+  assert.equal(
+    { name: CopyrightYear.behaviour.name, hydrate: CopyrightYear.behaviour.hydrate },
+    { name: 'copyright-year', hydrate: 'idle' },
   );
-  assert.is(r.text('p.copyright'), '© 2024 Acme. All rights reserved.');
-  await CopyrightYear.behaviour.mount(r.document.body as HTMLElement, { template, company: 'Acme' });
-  assert.is(r.text('p.copyright'), `© ${new Date().getFullYear()} Acme. All rights reserved.`, 'the visitor\'s year, once it has run');
+  assert.equal(
+    { name: NotFoundLogger.behaviour.name, hydrate: NotFoundLogger.behaviour.hydrate },
+    { name: 'not-found-logger', hydrate: 'idle' },
+  );
 });
 
-behaviours('the not-found logger renders nothing on the server; in the browser it logs its message and the path asked for', async () => {
-  const original = console.error;
-  const logged: unknown[][] = [];
-  console.error = (...args: unknown[]) => void logged.push(args);
-  const globals = globalThis as { window?: unknown };
-  globals.window = { location: { pathname: '/no-such-page' } };
-  try {
-    const r = render(<NotFoundLogger message="404 Error:" />);
-    assert.is(r.html, '');
-    assert.equal(logged, [], 'nothing is logged on the server');
-    await NotFoundLogger.behaviour.mount(r.document.body as HTMLElement, { message: '404 Error:' });
-  } finally {
-    console.error = original;
-    delete globals.window;
-  }
-  assert.equal(logged, [['404 Error:', '/no-such-page']]);
-});
+behaviours(
+  'the copyright line shows the build year on the server, and its behaviour puts in the current year',
+  async () => {
+    const template = '© {year} {company}. All rights reserved.';
+    const r = render(
+      <CopyrightYear template={template} company="Acme">
+        <p className="copyright">{fill(template, { year: 2024, company: 'Acme' })}</p>
+      </CopyrightYear>,
+    );
+    assert.is(r.text('p.copyright'), '© 2024 Acme. All rights reserved.');
+    await CopyrightYear.behaviour.mount(r.document.body as HTMLElement, { template, company: 'Acme' });
+    assert.is(
+      r.text('p.copyright'),
+      `© ${new Date().getFullYear()} Acme. All rights reserved.`,
+      "the visitor's year, once it has run",
+    );
+  },
+);
+
+behaviours(
+  'the not-found logger renders nothing on the server; in the browser it logs its message and the path asked for',
+  async () => {
+    const original = console.error;
+    const logged: unknown[][] = [];
+    console.error = (...args: unknown[]) => void logged.push(args);
+    const globals = globalThis as { window?: unknown };
+    globals.window = { location: { pathname: '/no-such-page' } };
+    try {
+      const r = render(<NotFoundLogger message="404 Error:" />);
+      assert.is(r.html, '');
+      assert.equal(logged, [], 'nothing is logged on the server');
+      await NotFoundLogger.behaviour.mount(r.document.body as HTMLElement, { message: '404 Error:' });
+    } finally {
+      console.error = original;
+      delete globals.window;
+    }
+    assert.equal(logged, [['404 Error:', '/no-such-page']]);
+  },
+);
 
 behaviours.run();
 

@@ -6,7 +6,7 @@ import { brotli } from '../../src/pipeline/compress.ts';
 
 // Issue 11: before any interaction a page downloads at most 20 KB brotli of JavaScript (the 404 page 2 KB): its
 // module scripts, modulepreloads and their static imports. React and the islands come later.
-const scripts = suite('the real site\'s JavaScript at load');
+const scripts = suite("the real site's JavaScript at load");
 let files: Map<string, Uint8Array | string>;
 let pages: PageReport[];
 
@@ -36,7 +36,8 @@ function loadedAtLoad(page: string): string[] {
     if (seen.has(file)) return;
     seen.add(file);
     // Static imports only: `import{a}from"/x.js"` and `import"/x.js"`; `import("/x.js")` waits for its caller.
-    for (const match of textOf(file).matchAll(/import\s*(?:[\w${},\s*]+from\s*)?"(\/[^"]+\.js)"/g)) visit(match[1]!.slice(1));
+    for (const match of textOf(file).matchAll(/import\s*(?:[\w${},\s*]+from\s*)?"(\/[^"]+\.js)"/g))
+      visit(match[1]!.slice(1));
   };
   start.forEach(visit);
   return [...seen].sort();
@@ -55,18 +56,37 @@ scripts('the build report measures exactly what a page fetches at load, before a
 
 scripts('the home and contact pages load at most 20 KB brotli of JavaScript, the 404 page at most 2 KB', () => {
   const limit: Record<string, number> = { '/': 20 * KB, '/contact': 20 * KB, '/404': 2 * KB };
-  for (const page of pages) assert.ok(page.js.brotli <= limit[page.path]!, `${page.path}: ${page.js.brotli} bytes brotli of JavaScript at load, over ${limit[page.path]}`);
+  for (const page of pages)
+    assert.ok(
+      page.js.brotli <= limit[page.path]!,
+      `${page.path}: ${page.js.brotli} bytes brotli of JavaScript at load, over ${limit[page.path]}`,
+    );
 });
 
-scripts('no script is fetched while the page loads: the runtime comes after the load event, React and islands when needed', () => {
-  for (const page of pages) {
-    for (const file of loadedAtLoad(page.file)) {
-      assert.not.match(textOf(file), /react\.transitional\.element|hydrateRoot/, `${page.path}: ${file} is React-free`);
+scripts(
+  'no script is fetched while the page loads: the runtime comes after the load event, React and islands when needed',
+  () => {
+    for (const page of pages) {
+      for (const file of loadedAtLoad(page.file)) {
+        assert.not.match(
+          textOf(file),
+          /react\.transitional\.element|hydrateRoot/,
+          `${page.path}: ${file} is React-free`,
+        );
+      }
+      const { document } = parseHTML(textOf(page.file));
+      assert.is(
+        document.querySelectorAll('script[src], link[rel="modulepreload"]').length,
+        0,
+        `${page.path}: no script or modulepreload in the HTML`,
+      );
+      assert.match(
+        document.querySelector('script[data-entry]')?.textContent ?? '',
+        /siteGenCapture/,
+        `${page.path}: the input capture is inline, so it works before any script arrives`,
+      );
     }
-    const { document } = parseHTML(textOf(page.file));
-    assert.is(document.querySelectorAll('script[src], link[rel="modulepreload"]').length, 0, `${page.path}: no script or modulepreload in the HTML`);
-    assert.match(document.querySelector('script[data-entry]')?.textContent ?? '', /siteGenCapture/, `${page.path}: the input capture is inline, so it works before any script arrives`);
-  }
-});
+  },
+);
 
 scripts.run();

@@ -49,12 +49,18 @@ about('shows WHO WE ARE, the text, Learn More to #services and the desktop-only 
     ['Book an Appointment', '#contact'],
   ]);
   const outline = r.$('a[href="#contact"]');
-  assert.ok(outline.className.includes('btn-outline') && outline.className.includes('about-secondary'), 'the outline button carries the desktop-only class');
+  assert.ok(
+    outline.className.includes('btn-outline') && outline.className.includes('about-secondary'),
+    'the outline button carries the desktop-only class',
+  );
 });
 
 about('lists every pillar from the content', () => {
   const r = render(<About copy={copy.about} />);
-  assert.equal(r.$$('.pillars h3').map(textOf), copy.about.pillars.map((p) => p.title));
+  assert.equal(
+    r.$$('.pillars h3').map(textOf),
+    copy.about.pillars.map((p) => p.title),
+  );
 });
 
 about.run();
@@ -79,7 +85,11 @@ services('gives the record label card its shorter mobile title', () => {
   const first = r.$('#service-record-label-title');
   assert.is(textOf(first.querySelector('.title-short')), 'LABEL SERVICES');
   assert.ok(first.className.includes('has-short'));
-  assert.is(r.$('#service-music-production-title').querySelector('.title-short'), null, 'no short title where the content has none');
+  assert.is(
+    r.$('#service-music-production-title').querySelector('.title-short'),
+    null,
+    'no short title where the content has none',
+  );
 });
 
 services('every card links "Learn more" to #contact, described by its title, and Contact Us follows the grid', () => {
@@ -105,9 +115,16 @@ partners('shows Our Network, the title and intro, and each logo as an image name
   assert.is(r.text('h2'), 'INDUSTRY NETWORKS YOU CAN TRUST');
   const first = r.$$('.marquee-track')[0]!;
   const images = [...first.querySelectorAll('img')];
-  assert.equal(images.map((img) => img.getAttribute('alt')), content.partners.map((p) => p.name));
-  assert.equal(images.map((img) => img.getAttribute('src')), content.partners.map((p) => p.logo));
-  for (const img of images) assert.ok(img.getAttribute('width') && img.getAttribute('height'), 'logos have width and height');
+  assert.equal(
+    images.map((img) => img.getAttribute('alt')),
+    content.partners.map((p) => p.name),
+  );
+  assert.equal(
+    images.map((img) => img.getAttribute('src')),
+    content.partners.map((p) => p.logo),
+  );
+  for (const img of images)
+    assert.ok(img.getAttribute('width') && img.getAttribute('height'), 'logos have width and height');
 });
 
 partners('repeats the list once for a seamless loop, hidden from assistive technology', () => {
@@ -144,8 +161,14 @@ faq('shows the badge, the title, the intro and the seven questions', () => {
   assert.is(r.$('section').id, 'faq');
   assert.is(r.text('.badge'), 'Questions & Answers');
   assert.is(r.text('h2'), 'Frequently Asked Questions');
-  assert.is(r.text('.section-intro'), 'Get answers to some of the most common questions artists have about navigating the music industry.');
-  assert.equal(r.$$('.accordion-trigger').map(textOf), content.faq.map((q) => q.question));
+  assert.is(
+    r.text('.section-intro'),
+    'Get answers to some of the most common questions artists have about navigating the music industry.',
+  );
+  assert.equal(
+    r.$$('.accordion-trigger').map(textOf),
+    content.faq.map((q) => q.question),
+  );
 });
 
 faq('each question is a button in a heading that controls its answer panel, all closed by default', () => {
@@ -159,7 +182,10 @@ faq('each question is a button in a heading that controls its answer panel, all 
     assert.ok(panel, 'aria-controls names the panel');
     assert.is(panel!.getAttribute('data-state'), 'closed');
     assert.is(textOf(panel), content.faq[i]!.answer, 'the answer is in the HTML (readable without JavaScript)');
-    assert.not.ok(panel!.hasAttribute('hidden'), 'a closed answer is hidden by CSS only while scripts run, not by the hidden attribute');
+    assert.not.ok(
+      panel!.hasAttribute('hidden'),
+      'a closed answer is hidden by CSS only while scripts run, not by the hidden attribute',
+    );
   });
 });
 
@@ -167,13 +193,19 @@ faq('opens the items named in openIds, several at once', () => {
   const open = [content.faq[1]!.id, content.faq[4]!.id];
   const r = render(<Faq items={content.faq} openIds={open} />);
   const expanded = r.$$('[aria-expanded="true"]').map((b) => b.getAttribute('aria-controls'));
-  assert.equal(expanded, open.map((id) => `${id}-panel`));
+  assert.equal(
+    expanded,
+    open.map((id) => `${id}-panel`),
+  );
 });
 
 faq('a disabled entry renders a disabled button', () => {
   const items = content.faq.map((q, i) => (i === 2 ? { ...q, disabled: true } : q));
   const r = render(<Faq items={items} />);
-  assert.equal(r.$$('button[disabled]').map((b) => b.id), [`${content.faq[2]!.id}-trigger`]);
+  assert.equal(
+    r.$$('button[disabled]').map((b) => b.id),
+    [`${content.faq[2]!.id}-trigger`],
+  );
 });
 
 faq.run();
@@ -264,7 +296,12 @@ function renderFooter(buildYear = 2031) {
       copy={copy.footer}
       quickLinks={navigation.quickLinks}
       legal={navigation.legal}
-      labels={{ home: `${site.name}, home`, legalNav: copy.ui.legalNav, socialNav: copy.ui.socialNav, socialHint: copy.ui.socialHint }}
+      labels={{
+        home: `${site.name}, home`,
+        legalNav: copy.ui.legalNav,
+        socialNav: copy.ui.socialNav,
+        socialHint: copy.ui.socialHint,
+      }}
       buildYear={buildYear}
     />,
   );
@@ -276,8 +313,14 @@ footer('shows the company name, the tagline and four named social links', () => 
   assert.is(r.text('.footer-tagline'), 'Guiding your music through smart business');
   const socials = r.$$('.socials a');
   assert.is(socials.length, 4);
-  assert.equal(socials.map((a) => a.getAttribute('aria-label')), content.company.socials.map((s) => s.label));
-  assert.equal(socials.map((a) => a.getAttribute('href')), content.company.socials.map((s) => s.href));
+  assert.equal(
+    socials.map((a) => a.getAttribute('aria-label')),
+    content.company.socials.map((s) => s.label),
+  );
+  assert.equal(
+    socials.map((a) => a.getAttribute('href')),
+    content.company.socials.map((s) => s.href),
+  );
 });
 
 footer('Quick Links go to Home, About Us, Services and FAQ of the home page', () => {
@@ -314,7 +357,10 @@ footer('has the Stay Connected form with one required e-mail field', () => {
 footer('prints the build year in the copyright line, and Privacy Policy and Terms of Service', () => {
   const r = renderFooter(2031);
   assert.is(r.text('.copyright'), `© 2031 ${site.name}. All rights reserved.`);
-  assert.equal(linksOf(r.$('.footer-bottom nav')).map(([t]) => t), ['Privacy Policy', 'Terms of Service']);
+  assert.equal(
+    linksOf(r.$('.footer-bottom nav')).map(([t]) => t),
+    ['Privacy Policy', 'Terms of Service'],
+  );
 });
 
 footer.run();

@@ -22,7 +22,10 @@ function fixtureTool(message = 'first'): string {
   write('package.json', '{ "type": "module" }\n');
   write('tsconfig.json', '{ "compilerOptions": { "jsx": "react-jsx" } }\n');
   write('src/message.ts', `export const message: string = ${JSON.stringify(message)};\n`);
-  write('src/cli/main.ts', "import { message } from '../message.ts';\nexport async function main(): Promise<string> { return message; }\n");
+  write(
+    'src/cli/main.ts',
+    "import { message } from '../message.ts';\nexport async function main(): Promise<string> { return message; }\n",
+  );
   write('src/index.ts', "export { message } from './message.ts';\n");
   write('src/site/page.tsx', 'export const page = 1;\n');
   return root;
@@ -49,7 +52,11 @@ stamp('changes when a tool source changes, is added or is removed', () => {
     rmSync(path.join(root, 'src/extra.ts'));
     assert.is(toolStamp(root), edited, 'removing it again gives the stamp before');
     edit(root, 'package.json', '{ "type": "module", "version": "2.0.0" }\n');
-    assert.is.not(toolStamp(root), edited, 'package.json is part of the stamp (the packages the tool is compiled against)');
+    assert.is.not(
+      toolStamp(root),
+      edited,
+      'package.json is part of the stamp (the packages the tool is compiled against)',
+    );
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
@@ -75,7 +82,10 @@ compile('compiles on first use, reuses the compile, and compiles again after an 
   try {
     const first = await compiledTool(root);
     assert.ok(first.compiled, 'nothing compiled yet: the first call compiles');
-    assert.ok(first.dir.startsWith(path.join(root, 'node_modules/.cache/site-gen/tool')), 'inside node_modules/.cache/site-gen/tool');
+    assert.ok(
+      first.dir.startsWith(path.join(root, 'node_modules/.cache/site-gen/tool')),
+      'inside node_modules/.cache/site-gen/tool',
+    );
     assert.is(await (await import(first.main)).main(), 'first', 'the compiled main runs the source');
     const again = await compiledTool(root);
     assert.is(again.compiled, false, 'unchanged sources reuse the compile');
@@ -99,7 +109,9 @@ compile('processes starting together all get a whole tool', async () => {
     process.stdout.write(JSON.stringify({ dir: tool.dir, message: await main() }));`;
   const run = () =>
     new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-      const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       let err = '';
       child.stdout.on('data', (d) => (out += d));
@@ -122,7 +134,10 @@ compile('a syntax error in the tool names the file, line and column', async () =
   const root = fixtureTool();
   try {
     edit(root, 'src/message.ts', 'export const message: string = ;\n');
-    const error = await compiledTool(root).then(() => undefined, (e: unknown) => e);
+    const error = await compiledTool(root).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     assert.instance(error, ToolCompileError, 'a ToolCompileError, which bin prints without a stack');
     assert.match((error as Error).message, /src\/message\.ts:1:\d+: Unexpected ";"/, (error as Error).message);
     assert.match((error as Error).message, /Fix the file and run the command again/);
@@ -143,7 +158,11 @@ async function packagesLoaded(args: string[], until?: RegExp): Promise<Set<strin
   const hook = `export async function resolve(s, c, next) { if (!/^(\\.|\\/|node:|file:|data:)/.test(s)) process.stderr.write('package: ' + s + '\\n'); return next(s, c); }`;
   const register = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});`;
   spawnSync(process.execPath, [path.join(ROOT, 'bin/site-gen.js'), '--version'], { cwd: ROOT });
-  const child = spawn(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(register)}`, path.join(ROOT, 'bin/site-gen.js'), ...args], { cwd: ROOT });
+  const child = spawn(
+    process.execPath,
+    ['--import', `data:text/javascript,${encodeURIComponent(register)}`, path.join(ROOT, 'bin/site-gen.js'), ...args],
+    { cwd: ROOT },
+  );
   let out = '';
   let err = '';
   child.stdout.on('data', (d) => {
@@ -155,9 +174,19 @@ async function packagesLoaded(args: string[], until?: RegExp): Promise<Set<strin
   return new Set([...err.matchAll(/^package: (.+)$/gm)].map((m) => m[1]!));
 }
 
-const HEAVY = ['esbuild', 'linkedom', 'zod', 'react', 'react-dom/server', 'lightningcss', 'postcss', 'browserslist', 'tsx'];
+const HEAVY = [
+  'esbuild',
+  'linkedom',
+  'zod',
+  'react',
+  'react-dom/server',
+  'lightningcss',
+  'postcss',
+  'browserslist',
+  'tsx',
+];
 
-bin('--version and --help load none of the build\'s packages', async () => {
+bin("--version and --help load none of the build's packages", async () => {
   for (const args of [['--version'], ['--help'], ['build', '--help']]) {
     const loaded = await packagesLoaded(args);
     assert.ok(loaded.has('commander'), `the hook sees the packages site-gen ${args.join(' ')} loads`);

@@ -14,7 +14,10 @@ interface Context {
 
 /** Rebuilds after the files were changed, with the stages the watcher would ask for. */
 async function saved(context: Context, ...files: string[]): Promise<RebuildOutcome> {
-  const stages = stagesForAll(files.map((file) => ({ file: `${context.fixture.root}/${file}` })), context.builder.inputs());
+  const stages = stagesForAll(
+    files.map((file) => ({ file: `${context.fixture.root}/${file}` })),
+    context.builder.inputs(),
+  );
   return context.builder.rebuild(stages);
 }
 
@@ -31,7 +34,10 @@ const builder = suite<Context>('DevBuilder');
 
 builder.before(async (context) => {
   context.fixture = copyFixture();
-  context.builder = new DevBuilder({ paths: projectPaths(context.fixture.config), extraScripts: ['/__site-gen/reload.js'] });
+  context.builder = new DevBuilder({
+    paths: projectPaths(context.fixture.config),
+    extraScripts: ['/__site-gen/reload.js'],
+  });
 });
 
 builder.after(async (context) => {
@@ -46,55 +52,85 @@ builder('the first build runs every stage and puts the reload client on every pa
   for (const page of ['index.html', 'contact/index.html', 'static/index.html', '404.html']) {
     assert.match(html(context, page), '<script type="module" src="/__site-gen/reload.js"></script>', page);
   }
-  assert.not.ok([...context.builder.output!.files.keys()].some((file) => /\.(br|gz)$/.test(file)), 'nothing is precompressed in dev');
+  assert.not.ok(
+    [...context.builder.output!.files.keys()].some((file) => /\.(br|gz)$/.test(file)),
+    'nothing is precompressed in dev',
+  );
 });
 
-builder('renders a page when it is first read, and a rebuild renders again only the pages read before it', async (context) => {
-  const outcome = ok(await saved(context, 'content/copy.ts'));
-  assert.is(outcome.change, 'none', 'nothing changed');
-  const made = [...context.builder.output!.files.made().keys()].filter((file) => file.endsWith('.html'));
-  assert.equal(made.sort(), ['404.html', 'contact/index.html', 'index.html', 'static/index.html'], 'the pages the first test read');
+builder(
+  'renders a page when it is first read, and a rebuild renders again only the pages read before it',
+  async (context) => {
+    const outcome = ok(await saved(context, 'content/copy.ts'));
+    assert.is(outcome.change, 'none', 'nothing changed');
+    const made = [...context.builder.output!.files.made().keys()].filter((file) => file.endsWith('.html'));
+    assert.equal(
+      made.sort(),
+      ['404.html', 'contact/index.html', 'index.html', 'static/index.html'],
+      'the pages the first test read',
+    );
 
-  const fresh = new DevBuilder({ paths: projectPaths(context.fixture.config), extraScripts: [] });
-  try {
-    ok(await fresh.rebuild());
-    const files = fresh.output!.files;
-    assert.ok(files.has('contact/index.html'), 'every page is known');
-    assert.not.ok(files.made().has('contact/index.html'), 'but none is rendered before it is read');
-    assert.match(String(files.get('static/index.html')), 'No islands here');
-    assert.equal([...files.made().keys()].filter((file) => file.endsWith('.html')), ['static/index.html']);
-  } finally {
-    await fresh.dispose();
-  }
-});
+    const fresh = new DevBuilder({ paths: projectPaths(context.fixture.config), extraScripts: [] });
+    try {
+      ok(await fresh.rebuild());
+      const files = fresh.output!.files;
+      assert.ok(files.has('contact/index.html'), 'every page is known');
+      assert.not.ok(files.made().has('contact/index.html'), 'but none is rendered before it is read');
+      assert.match(String(files.get('static/index.html')), 'No islands here');
+      assert.equal(
+        [...files.made().keys()].filter((file) => file.endsWith('.html')),
+        ['static/index.html'],
+      );
+    } finally {
+      await fresh.dispose();
+    }
+  },
+);
 
-builder('a content edit re-renders the pages without re-bundling the islands, and only the pages that changed differ', async (context) => {
-  const scripts = [...context.builder.output!.files].filter(([file]) => file.endsWith('.js'));
-  context.fixture.edit('content/copy.ts', (text) => text.replace("heading: 'Fixture home'", "heading: 'Edited home'"));
-  const outcome = ok(await saved(context, 'content/copy.ts'));
-  assert.equal(outcome.stages, ['content', 'render']);
-  assert.is(outcome.change, 'page');
-  assert.equal(outcome.changed, ['index.html'], 'the heading is on the home page alone');
-  assert.match(html(context, 'index.html'), 'Edited home');
-  for (const [file, data] of scripts) assert.is(context.builder.output!.files.get(file), data, `${file} is the very same bundle`);
-});
+builder(
+  'a content edit re-renders the pages without re-bundling the islands, and only the pages that changed differ',
+  async (context) => {
+    const scripts = [...context.builder.output!.files].filter(([file]) => file.endsWith('.js'));
+    context.fixture.edit('content/copy.ts', (text) =>
+      text.replace("heading: 'Fixture home'", "heading: 'Edited home'"),
+    );
+    const outcome = ok(await saved(context, 'content/copy.ts'));
+    assert.equal(outcome.stages, ['content', 'render']);
+    assert.is(outcome.change, 'page');
+    assert.equal(outcome.changed, ['index.html'], 'the heading is on the home page alone');
+    assert.match(html(context, 'index.html'), 'Edited home');
+    for (const [file, data] of scripts)
+      assert.is(context.builder.output!.files.get(file), data, `${file} is the very same bundle`);
+  },
+);
 
-builder('a CSS edit recompiles the stylesheet and derives the critical CSS again, for a swap in place', async (context) => {
-  const before = context.builder.output!.stylesheet;
-  context.fixture.edit('src/site/styles/form.css', (text) => `${text}\n.form { padding: 3px; }\n`);
-  const outcome = ok(await saved(context, 'src/site/styles/form.css'));
-  assert.equal(outcome.stages, ['stylesheet']);
-  assert.is(outcome.change, 'css');
-  assert.ok(outcome.rebuilt.some((step) => step.startsWith('critical CSS')), 'critical CSS derived again');
-  assert.is.not(context.builder.output!.stylesheet, before, 'a new stylesheet URL');
-  assert.match(html(context, 'contact/index.html'), 'padding:3px', 'the contact form rule is in its critical CSS');
-});
+builder(
+  'a CSS edit recompiles the stylesheet and derives the critical CSS again, for a swap in place',
+  async (context) => {
+    const before = context.builder.output!.stylesheet;
+    context.fixture.edit('src/site/styles/form.css', (text) => `${text}\n.form { padding: 3px; }\n`);
+    const outcome = ok(await saved(context, 'src/site/styles/form.css'));
+    assert.equal(outcome.stages, ['stylesheet']);
+    assert.is(outcome.change, 'css');
+    assert.ok(
+      outcome.rebuilt.some((step) => step.startsWith('critical CSS')),
+      'critical CSS derived again',
+    );
+    assert.is.not(context.builder.output!.stylesheet, before, 'a new stylesheet URL');
+    assert.match(html(context, 'contact/index.html'), 'padding:3px', 'the contact form rule is in its critical CSS');
+  },
+);
 
 builder('an island edit rebuilds the browser bundle as well as the pages', async (context) => {
-  context.fixture.edit('src/site/islands/counter.tsx', (text) => text.replace('className="counter"', 'className="counter counter-edited"'));
+  context.fixture.edit('src/site/islands/counter.tsx', (text) =>
+    text.replace('className="counter"', 'className="counter counter-edited"'),
+  );
   const outcome = ok(await saved(context, 'src/site/islands/counter.tsx'));
   assert.equal(outcome.stages, ['content', 'render', 'bundle']);
-  assert.ok(outcome.changed.some((file) => file.endsWith('.js')), 'a script changed');
+  assert.ok(
+    outcome.changed.some((file) => file.endsWith('.js')),
+    'a script changed',
+  );
   assert.match(html(context, 'index.html'), 'counter-edited');
 });
 
@@ -105,29 +141,36 @@ builder('saving a file without changing what it produces tells the pages nothing
   assert.equal(outcome.changed, []);
 });
 
-builder('invalid content fails the rebuild, keeps the last good output, and the fix brings the pages back', async (context) => {
-  const good = context.builder.output;
-  context.fixture.edit('content/copy.ts', (text) => text.replace("heading: 'Edited home'", 'heading: 42'));
-  const failed = await saved(context, 'content/copy.ts');
-  assert.not.ok(failed.ok);
-  assert.instance(!failed.ok && failed.error, ContentError);
-  assert.match((context.builder.failure!.error as Error).message, 'content/copy.ts');
-  assert.is(context.builder.output, good, 'the last good output is still served');
+builder(
+  'invalid content fails the rebuild, keeps the last good output, and the fix brings the pages back',
+  async (context) => {
+    const good = context.builder.output;
+    context.fixture.edit('content/copy.ts', (text) => text.replace("heading: 'Edited home'", 'heading: 42'));
+    const failed = await saved(context, 'content/copy.ts');
+    assert.not.ok(failed.ok);
+    assert.instance(!failed.ok && failed.error, ContentError);
+    assert.match((context.builder.failure!.error as Error).message, 'content/copy.ts');
+    assert.is(context.builder.output, good, 'the last good output is still served');
 
-  context.fixture.edit('content/copy.ts', (text) => text.replace('heading: 42', "heading: 'Mended home'"));
-  const mended = ok(await saved(context, 'content/copy.ts'));
-  assert.is(mended.change, 'page', 'every page reloads after a failure');
-  assert.is(context.builder.failure, undefined);
-  assert.match(html(context, 'index.html'), 'Mended home');
-});
+    context.fixture.edit('content/copy.ts', (text) => text.replace('heading: 42', "heading: 'Mended home'"));
+    const mended = ok(await saved(context, 'content/copy.ts'));
+    assert.is(mended.change, 'page', 'every page reloads after a failure');
+    assert.is(context.builder.failure, undefined);
+    assert.match(html(context, 'index.html'), 'Mended home');
+  },
+);
 
 builder('a stage that failed is retried on the next rebuild, even one asked for no stage', async (context) => {
-  context.fixture.edit('src/site/pages/static.tsx', (text) => text.replace('export function Static', 'export function Static(('));
+  context.fixture.edit('src/site/pages/static.tsx', (text) =>
+    text.replace('export function Static', 'export function Static(('),
+  );
   const failed = await saved(context, 'src/site/pages/static.tsx');
   assert.not.ok(failed.ok);
   assert.match((!failed.ok && (failed.error as Error).message) || '', 'static.tsx');
   // The fix may be a file the failed build never read: the watcher then asks for no stage at all.
-  context.fixture.edit('src/site/pages/static.tsx', (text) => text.replace('export function Static((', 'export function Static'));
+  context.fixture.edit('src/site/pages/static.tsx', (text) =>
+    text.replace('export function Static((', 'export function Static'),
+  );
   const retried = ok(await context.builder.rebuild([]));
   assert.equal(retried.stages, ['content', 'render']);
 });
@@ -135,7 +178,11 @@ builder('a stage that failed is retried on the next rebuild, even one asked for 
 builder('a config edit rebuilds everything that reads the config', async (context) => {
   context.fixture.edit('site.config.ts', (text) => text.replace(/name: '([^']*)'/, "name: 'Renamed Fixture'"));
   const outcome = ok(await saved(context, 'site.config.ts'));
-  assert.equal(outcome.stages, ['config', 'stylesheet', 'render', 'bundle'], 'the browserslist sets the CSS and script targets');
+  assert.equal(
+    outcome.stages,
+    ['config', 'stylesheet', 'render', 'bundle'],
+    'the browserslist sets the CSS and script targets',
+  );
   assert.match(html(context, 'index.html'), 'Renamed Fixture');
 });
 
@@ -158,8 +205,16 @@ change('only the CSS stage ran: swap the stylesheet; anything else: reload', () 
 });
 
 change('changedFiles lists added, removed and altered files, comparing bytes', () => {
-  const before = new Map<string, string | Uint8Array>([['a.html', 'A'], ['b.js', new Uint8Array([1, 2])], ['gone.txt', 'x']]);
-  const after = new Map<string, string | Uint8Array>([['a.html', 'A'], ['b.js', new Uint8Array([1, 2])], ['new.css', 'y']]);
+  const before = new Map<string, string | Uint8Array>([
+    ['a.html', 'A'],
+    ['b.js', new Uint8Array([1, 2])],
+    ['gone.txt', 'x'],
+  ]);
+  const after = new Map<string, string | Uint8Array>([
+    ['a.html', 'A'],
+    ['b.js', new Uint8Array([1, 2])],
+    ['new.css', 'y'],
+  ]);
   assert.equal(changedFiles(before, after), ['gone.txt', 'new.css']);
   after.set('b.js', new Uint8Array([1, 3]));
   after.set('a.html', 'A2');

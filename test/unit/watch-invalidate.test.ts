@@ -97,7 +97,10 @@ mapping('a file reached through a symlink matches by its real path', () => {
 });
 
 mapping('the stages of a batch are the union of each change', () => {
-  const union = stagesForAll([{ file: at('content/copy.ts') }, { file: at('src/site/styles/hero.css') }, { file: at('notes.md') }], index);
+  const union = stagesForAll(
+    [{ file: at('content/copy.ts') }, { file: at('src/site/styles/hero.css') }, { file: at('notes.md') }],
+    index,
+  );
   assert.equal([...union].sort(), sorted(['content', 'stylesheet']));
   assert.equal([...stagesForAll([], index)], []);
 });
@@ -107,13 +110,26 @@ mapping.run();
 const watchable = suite('isWatchable');
 
 watchable('reports source files', () => {
-  for (const file of ['content/copy.ts', 'src/site/styles/hero.css', 'public/.well-known/security.txt', 'site.config.ts']) {
+  for (const file of [
+    'content/copy.ts',
+    'src/site/styles/hero.css',
+    'public/.well-known/security.txt',
+    'site.config.ts',
+  ]) {
     assert.ok(isWatchable(file), file);
   }
 });
 
 watchable('ignores dependencies, hidden folders and editor droppings', () => {
-  for (const file of ['node_modules/react/index.js', 'src/.cache/x.ts', '.git/index', 'src/site/.Hero.tsx.swp', 'src/site/Hero.tsx~', 'content/#copy.ts#', 'content/4913']) {
+  for (const file of [
+    'node_modules/react/index.js',
+    'src/.cache/x.ts',
+    '.git/index',
+    'src/site/.Hero.tsx.swp',
+    'src/site/Hero.tsx~',
+    'content/#copy.ts#',
+    'content/4913',
+  ]) {
     assert.not.ok(isWatchable(file), file);
   }
 });

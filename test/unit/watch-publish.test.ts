@@ -19,7 +19,10 @@ function fakeBuilder() {
   const builder = {
     paths: { root: '/project', cache: '/tool/node_modules/.cache/site-gen' },
     config: { site: { lang: 'en' } },
-    errorParts: { template: '<!doctype html>\n<html lang="{{lang}}" class="light">\n<head>\n<!--site-gen:head-->\n</head>\n<body>\n<!--site-gen:body-->\n</body>\n</html>\n' },
+    errorParts: {
+      template:
+        '<!doctype html>\n<html lang="{{lang}}" class="light">\n<head>\n<!--site-gen:head-->\n</head>\n<body>\n<!--site-gen:body-->\n</body>\n</html>\n',
+    },
     get output() {
       return state.output;
     },
@@ -43,20 +46,36 @@ function setup() {
   return { state, publisher, events, lines, errors };
 }
 
-const ok = (change: 'none' | 'css' | 'page', changed: string[]): RebuildOutcome => ({ ok: true, change, changed, stages: ['content', 'render'], rebuilt: ['site code', '3 pages'], ms: 42 });
-const failed = (message: string): RebuildOutcome => ({ ok: false, error: new ContentError(message), stages: [], rebuilt: [], ms: 7 });
+const ok = (change: 'none' | 'css' | 'page', changed: string[]): RebuildOutcome => ({
+  ok: true,
+  change,
+  changed,
+  stages: ['content', 'render'],
+  rebuilt: ['site code', '3 pages'],
+  ms: 42,
+});
+const failed = (message: string): RebuildOutcome => ({
+  ok: false,
+  error: new ContentError(message),
+  stages: [],
+  rebuilt: [],
+  ms: 7,
+});
 
 const publish = suite('Publisher');
 
-publish('the first build is served and printed, with nothing to tell pages that are not open yet beyond a reload', () => {
-  const { state, publisher, events, lines } = setup();
-  state.output = { files: made([['index.html', 'v1']]), stylesheet: '/assets/site-1.css' };
-  publisher.publish(ok('page', ['index.html']), undefined);
-  assert.is(publisher.served.files.get('index.html'), 'v1');
-  assert.is(publisher.served.errorPage, undefined);
-  assert.match(lines[0]!, /^\d\d:\d\d:\d\d first build: site code, 3 pages in 42 ms$/);
-  assert.is(events.length, 1);
-});
+publish(
+  'the first build is served and printed, with nothing to tell pages that are not open yet beyond a reload',
+  () => {
+    const { state, publisher, events, lines } = setup();
+    state.output = { files: made([['index.html', 'v1']]), stylesheet: '/assets/site-1.css' };
+    publisher.publish(ok('page', ['index.html']), undefined);
+    assert.is(publisher.served.files.get('index.html'), 'v1');
+    assert.is(publisher.served.errorPage, undefined);
+    assert.match(lines[0]!, /^\d\d:\d\d:\d\d first build: site code, 3 pages in 42 ms$/);
+    assert.is(events.length, 1);
+  },
+);
 
 publish('a change to some pages reloads only those pages; the build id moves on', () => {
   const { state, publisher, events, lines } = setup();
@@ -96,30 +115,33 @@ publish('an output that did not change tells the pages nothing and keeps the bui
   assert.match(lines[1]!, 'output unchanged');
 });
 
-publish('a failure serves the error page styled by the last stylesheet, reloads the pages and prints the error once', () => {
-  const { state, publisher, events, lines, errors } = setup();
-  state.output = { files: made([['index.html', 'good']]), stylesheet: '/assets/site-1.css' };
-  publisher.publish(ok('page', ['index.html']), undefined);
-  state.stylesheet = { url: '/assets/site-3.css', files: new Map([['assets/site-3.css', 'body{}']]) };
-  publisher.publish(failed('content/copy.ts: hero.badge is missing.'), 'content/copy.ts');
-  assert.match(publisher.served.errorPage!, 'content/copy.ts: hero.badge is missing.');
-  assert.match(publisher.served.errorPage!, 'href="/assets/site-3.css"');
-  assert.match(publisher.served.errorPage!, 'class="light"', "in the site's own template");
-  assert.is(publisher.served.files.get('index.html'), 'good', 'the last good files stay');
-  assert.is(publisher.served.files.get('assets/site-3.css'), 'body{}', 'with the stylesheet the error page links');
-  assert.equal(events[1], { type: 'reload', build: publisher.served.build });
-  assert.equal(errors, ['  content/copy.ts: hero.badge is missing.']);
-  assert.match(lines[1]!, 'content/copy.ts: failed after 7 ms; the pages show the error');
+publish(
+  'a failure serves the error page styled by the last stylesheet, reloads the pages and prints the error once',
+  () => {
+    const { state, publisher, events, lines, errors } = setup();
+    state.output = { files: made([['index.html', 'good']]), stylesheet: '/assets/site-1.css' };
+    publisher.publish(ok('page', ['index.html']), undefined);
+    state.stylesheet = { url: '/assets/site-3.css', files: new Map([['assets/site-3.css', 'body{}']]) };
+    publisher.publish(failed('content/copy.ts: hero.badge is missing.'), 'content/copy.ts');
+    assert.match(publisher.served.errorPage!, 'content/copy.ts: hero.badge is missing.');
+    assert.match(publisher.served.errorPage!, 'href="/assets/site-3.css"');
+    assert.match(publisher.served.errorPage!, 'class="light"', "in the site's own template");
+    assert.is(publisher.served.files.get('index.html'), 'good', 'the last good files stay');
+    assert.is(publisher.served.files.get('assets/site-3.css'), 'body{}', 'with the stylesheet the error page links');
+    assert.equal(events[1], { type: 'reload', build: publisher.served.build });
+    assert.equal(errors, ['  content/copy.ts: hero.badge is missing.']);
+    assert.match(lines[1]!, 'content/copy.ts: failed after 7 ms; the pages show the error');
 
-  publisher.publish(failed('content/copy.ts: hero.badge is missing.'), 'content/copy.ts');
-  assert.is(errors.length, 1, 'the same error is not printed again');
-  assert.is(events.length, 2, 'nor are the pages reloaded again');
-  assert.match(lines[2]!, '(the same error as above)');
+    publisher.publish(failed('content/copy.ts: hero.badge is missing.'), 'content/copy.ts');
+    assert.is(errors.length, 1, 'the same error is not printed again');
+    assert.is(events.length, 2, 'nor are the pages reloaded again');
+    assert.match(lines[2]!, '(the same error as above)');
 
-  publisher.publish(failed('content/copy.ts: hero.title is missing.'), 'content/copy.ts');
-  assert.is(errors.length, 2, 'a different error is printed');
-  assert.is(events.length, 3, 'and shown');
-});
+    publisher.publish(failed('content/copy.ts: hero.title is missing.'), 'content/copy.ts');
+    assert.is(errors.length, 2, 'a different error is printed');
+    assert.is(events.length, 3, 'and shown');
+  },
+);
 
 publish('the fix after a failure reloads every page, whatever changed', () => {
   const { state, publisher, events } = setup();

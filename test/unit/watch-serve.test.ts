@@ -41,7 +41,10 @@ resolve('finds nothing for unknown paths, and never a file for a path ending in 
 
 resolve('withBuildMeta names the build and the page in the head', () => {
   const html = withBuildMeta(HOME, 'abc.3', 'index.html');
-  assert.match(html, '<meta name="site-gen-build" content="abc.3"><meta name="site-gen-page" content="index.html">\n</head>');
+  assert.match(
+    html,
+    '<meta name="site-gen-build" content="abc.3"><meta name="site-gen-page" content="index.html">\n</head>',
+  );
   assert.not.match(withBuildMeta(HOME, 'abc.3'), 'site-gen-page', 'the error page is no output file');
 });
 
@@ -79,7 +82,11 @@ const serve = suite<ServeContext>('createOutputHandler');
 
 serve.before(async (context) => {
   context.served = { files, build: 's.1' };
-  context.server = createStaticServer({ dir: process.cwd(), port: 0, handlers: [createOutputHandler(() => context.served)] });
+  context.server = createStaticServer({
+    dir: process.cwd(),
+    port: 0,
+    handlers: [createOutputHandler(() => context.served)],
+  });
   context.url = (await context.server.listen()).url;
 });
 
@@ -92,7 +99,10 @@ serve('serves pages with their build and file named, never cached', async (conte
   assert.is(reply.status, 200);
   assert.is(reply.headers['content-type'], 'text/html; charset=utf-8');
   assert.is(reply.headers['cache-control'], CACHE_REVALIDATE);
-  assert.match(reply.text, '<meta name="site-gen-build" content="s.1"><meta name="site-gen-page" content="contact/index.html">');
+  assert.match(
+    reply.text,
+    '<meta name="site-gen-build" content="s.1"><meta name="site-gen-page" content="contact/index.html">',
+  );
 });
 
 serve('serves hashed assets cacheable for good, other files revalidated, each with its type', async (context) => {
@@ -113,7 +123,13 @@ serve('answers unknown paths with 404.html and status 404', async (context) => {
 });
 
 serve('refuses paths that try to leave the output with 404, as site-gen serve does', async (context) => {
-  for (const path of ['/../package.json', '/%2e%2e/package.json', '/assets/%2e%2e/%2e%2e/package.json', '/..%2fpackage.json', '/%00index.html']) {
+  for (const path of [
+    '/../package.json',
+    '/%2e%2e/package.json',
+    '/assets/%2e%2e/%2e%2e/package.json',
+    '/..%2fpackage.json',
+    '/%00index.html',
+  ]) {
     const reply = await request(`${context.url}${path}`);
     assert.is(reply.status, 404, path);
     assert.not.match(reply.text, '"name"', `${path} must not leak a file`);
@@ -127,45 +143,66 @@ serve('answers HEAD with the headers alone', async (context) => {
   assert.ok(Number(reply.headers['content-length']) > HOME.length, 'the length of the page GET would send');
 });
 
-serve('while the build is broken, pages and unknown paths get the error page with 500; assets still load', async (context) => {
-  context.served = { files, build: 's.2', errorPage: '<html><head></head><body>Broken build</body></html>' };
-  try {
-    for (const path of ['/', '/contact', '/no/such/page']) {
-      const reply = await request(`${context.url}${path}`);
-      assert.is(reply.status, 500, path);
-      assert.match(reply.text, 'Broken build');
-      assert.match(reply.text, 'content="s.2"', 'the error page carries the build too');
+serve(
+  'while the build is broken, pages and unknown paths get the error page with 500; assets still load',
+  async (context) => {
+    context.served = { files, build: 's.2', errorPage: '<html><head></head><body>Broken build</body></html>' };
+    try {
+      for (const path of ['/', '/contact', '/no/such/page']) {
+        const reply = await request(`${context.url}${path}`);
+        assert.is(reply.status, 500, path);
+        assert.match(reply.text, 'Broken build');
+        assert.match(reply.text, 'content="s.2"', 'the error page carries the build too');
+      }
+      assert.is(
+        (await request(`${context.url}/assets/site-1a2b3c4d.css`)).status,
+        200,
+        'the error page is styled by the last stylesheet',
+      );
+    } finally {
+      context.served = { files, build: 's.3' };
     }
-    assert.is((await request(`${context.url}/assets/site-1a2b3c4d.css`)).status, 200, 'the error page is styled by the last stylesheet');
-  } finally {
-    context.served = { files, build: 's.3' };
-  }
-});
+  },
+);
 
-serve('a page that fails as it is rendered on request gets its error screen with 500; the other pages are served', async (context) => {
-  const lazy = new PagesOnRequest(new Map([['404.html', '<html><head></head><body>Not found</body></html>']]), ['index.html', 'contact/index.html'], (file) => {
-    if (file === 'contact/index.html') throw new RenderError('Could not render /contact: boom');
-    return HOME;
-  });
-  context.served = { files: lazy, build: 's.4', failedPage: (error) => `<html><head></head><body>Failed: ${(error as Error).message}</body></html>` };
-  try {
-    const contact = await request(`${context.url}/contact`);
-    assert.is(contact.status, 500);
-    assert.match(contact.text, 'Failed: Could not render /contact: boom');
-    const home = await request(`${context.url}/`);
-    assert.is(home.status, 200);
-    assert.match(home.text, '<h1>Home</h1>');
-  } finally {
-    context.served = { files, build: 's.3' };
-  }
-});
+serve(
+  'a page that fails as it is rendered on request gets its error screen with 500; the other pages are served',
+  async (context) => {
+    const lazy = new PagesOnRequest(
+      new Map([['404.html', '<html><head></head><body>Not found</body></html>']]),
+      ['index.html', 'contact/index.html'],
+      (file) => {
+        if (file === 'contact/index.html') throw new RenderError('Could not render /contact: boom');
+        return HOME;
+      },
+    );
+    context.served = {
+      files: lazy,
+      build: 's.4',
+      failedPage: (error) => `<html><head></head><body>Failed: ${(error as Error).message}</body></html>`,
+    };
+    try {
+      const contact = await request(`${context.url}/contact`);
+      assert.is(contact.status, 500);
+      assert.match(contact.text, 'Failed: Could not render /contact: boom');
+      const home = await request(`${context.url}/`);
+      assert.is(home.status, 200);
+      assert.match(home.text, '<h1>Home</h1>');
+    } finally {
+      context.served = { files, build: 's.3' };
+    }
+  },
+);
 
 serve.run();
 
 const hub = suite('createReloadHub');
 
 hub('formatEvent writes one text/event-stream event with its data as JSON', () => {
-  assert.is(formatEvent({ type: 'css', build: 'b.4', href: '/assets/site-x.css' }), 'event: css\ndata: {"build":"b.4","href":"/assets/site-x.css"}\n\n');
+  assert.is(
+    formatEvent({ type: 'css', build: 'b.4', href: '/assets/site-x.css' }),
+    'event: css\ndata: {"build":"b.4","href":"/assets/site-x.css"}\n\n',
+  );
 });
 
 hub('greets each page with the current build, forwards events, and ends the streams on close', async () => {
@@ -211,9 +248,15 @@ const failure = suite('describeFailure and errorPage');
 const context = { root: '/project', cache: '/tool/node_modules/.cache/site-gen' };
 
 failure('a mistake site-gen found is shown by its message alone', () => {
-  const shown = describeFailure(new ContentError('content/services.ts: services[5].bullets must have 5 items.'), context);
+  const shown = describeFailure(
+    new ContentError('content/services.ts: services[5].bullets must have 5 items.'),
+    context,
+  );
   assert.equal(shown, { message: 'content/services.ts: services[5].bullets must have 5 items.' });
-  assert.equal(describeFailure(new BundleError('src/site/Hero.tsx:9:23: Expected identifier'), context).stack, undefined);
+  assert.equal(
+    describeFailure(new BundleError('src/site/Hero.tsx:9:23: Expected identifier'), context).stack,
+    undefined,
+  );
 });
 
 failure('an exception thrown by the site shows its stack in project paths, without React and Node frames', () => {
@@ -226,56 +269,88 @@ failure('an exception thrown by the site shows its stack in project paths, witho
     '    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)',
   ].join('\n');
   const shown = describeFailure(new RenderError(`Could not render /: ${thrown.message}`, { cause: thrown }), context);
-  assert.is(shown.message, 'Could not render /: Hero is broken', 'the cause is not repeated when the message quotes it');
-  assert.is(shown.stack, 'Error: Hero is broken\n    at Hero (src/site/components/Hero.tsx:10:9)\n    at HomePage (src/site/pages/HomePage.tsx:4:3)');
+  assert.is(
+    shown.message,
+    'Could not render /: Hero is broken',
+    'the cause is not repeated when the message quotes it',
+  );
+  assert.is(
+    shown.stack,
+    'Error: Hero is broken\n    at Hero (src/site/components/Hero.tsx:10:9)\n    at HomePage (src/site/pages/HomePage.tsx:4:3)',
+  );
 });
 
 failure('a cause the message does not quote is listed after it', () => {
-  const shown = describeFailure(new RenderError('The site could not be loaded.', { cause: new TypeError('x is not a function') }), context);
+  const shown = describeFailure(
+    new RenderError('The site could not be loaded.', { cause: new TypeError('x is not a function') }),
+    context,
+  );
   assert.is(shown.message, 'The site could not be loaded.\n  caused by: TypeError: x is not a function');
-  assert.is(shown.message, describeError(new RenderError('The site could not be loaded.', { cause: new TypeError('x is not a function') })), 'printed as the CLI prints it');
+  assert.is(
+    shown.message,
+    describeError(new RenderError('The site could not be loaded.', { cause: new TypeError('x is not a function') })),
+    'printed as the CLI prints it',
+  );
 });
 
-const template = '<!doctype html>\n<html lang="{{lang}}" class="dark" data-base="{{base}}">\n<head>\n<meta charset="utf-8">\n<!--site-gen:head-->\n</head>\n<body>\n<!--site-gen:body-->\n</body>\n</html>\n';
+const template =
+  '<!doctype html>\n<html lang="{{lang}}" class="dark" data-base="{{base}}">\n<head>\n<meta charset="utf-8">\n<!--site-gen:head-->\n</head>\n<body>\n<!--site-gen:body-->\n</body>\n</html>\n';
 
-failure('the error page is the site error screen in the site template under a strict CSP, styled, with the reload client', () => {
-  const html = errorPage({ message: 'content/copy.ts: hero.badge is missing.', stack: 'Error: boom\n    at Hero (src/Hero.tsx:1:1)' }, {
-    stylesheet: '/assets/site-1a2b3c4d.css',
-    scripts: ['/__site-gen/reload.js'],
-    lang: 'en',
-    template,
-    errorScreen: ErrorScreen,
-  });
-  const { document } = parseHTML(html);
-  assert.is(document.querySelector('h1')?.textContent, 'Unexpected Application Error!');
-  assert.match(document.querySelector('.error-message')!.textContent!, 'content/copy.ts: hero.badge is missing.');
-  assert.match(document.querySelector('.error-stack')!.textContent!, 'at Hero (src/Hero.tsx:1:1)');
-  const csp = document.querySelector('meta[http-equiv="Content-Security-Policy"]')!.getAttribute('content')!;
-  assert.match(csp, "script-src 'self';");
-  assert.not.match(csp, 'unsafe-inline');
-  assert.is(document.querySelectorAll('style, [style]').length, 0, 'no inline style');
-  assert.equal([...document.querySelectorAll('script')].map((s) => s.getAttribute('src')), ['/__site-gen/reload.js'], 'only the external reload client');
-  assert.is(document.querySelector('link[rel="stylesheet"]')?.getAttribute('href'), '/assets/site-1a2b3c4d.css');
-  assert.is(document.documentElement.getAttribute('class'), 'dark');
-});
+failure(
+  'the error page is the site error screen in the site template under a strict CSP, styled, with the reload client',
+  () => {
+    const html = errorPage(
+      { message: 'content/copy.ts: hero.badge is missing.', stack: 'Error: boom\n    at Hero (src/Hero.tsx:1:1)' },
+      {
+        stylesheet: '/assets/site-1a2b3c4d.css',
+        scripts: ['/__site-gen/reload.js'],
+        lang: 'en',
+        template,
+        errorScreen: ErrorScreen,
+      },
+    );
+    const { document } = parseHTML(html);
+    assert.is(document.querySelector('h1')?.textContent, 'Unexpected Application Error!');
+    assert.match(document.querySelector('.error-message')!.textContent!, 'content/copy.ts: hero.badge is missing.');
+    assert.match(document.querySelector('.error-stack')!.textContent!, 'at Hero (src/Hero.tsx:1:1)');
+    const csp = document.querySelector('meta[http-equiv="Content-Security-Policy"]')!.getAttribute('content')!;
+    assert.match(csp, "script-src 'self';");
+    assert.not.match(csp, 'unsafe-inline');
+    assert.is(document.querySelectorAll('style, [style]').length, 0, 'no inline style');
+    assert.equal(
+      [...document.querySelectorAll('script')].map((s) => s.getAttribute('src')),
+      ['/__site-gen/reload.js'],
+      'only the external reload client',
+    );
+    assert.is(document.querySelector('link[rel="stylesheet"]')?.getAttribute('href'), '/assets/site-1a2b3c4d.css');
+    assert.is(document.documentElement.getAttribute('class'), 'dark');
+  },
+);
 
 failure('without a stack the error page has no stack section', () => {
-  const { document } = parseHTML(errorPage({ message: 'broken' }, { scripts: [], lang: 'en', errorScreen: ErrorScreen }));
+  const { document } = parseHTML(
+    errorPage({ message: 'broken' }, { scripts: [], lang: 'en', errorScreen: ErrorScreen }),
+  );
   assert.is(document.querySelector('.error-stack'), null);
   assert.is(document.querySelector('link[rel="stylesheet"]'), null, 'no stylesheet when the CSS never compiled');
 });
 
-failure('a site without an error screen (or whose screen throws) gets site-gen\'s neutral one, with none of this site\'s text', () => {
-  const Throws = () => {
-    throw new Error('the screen itself is broken');
-  };
-  for (const errorScreen of [undefined, Throws]) {
-    const { document } = parseHTML(errorPage({ message: 'content/copy.ts: hero.badge is missing.' }, { scripts: [], lang: 'en', errorScreen }));
-    assert.is(document.querySelector('h1')?.textContent, 'Error');
-    assert.match(document.querySelector('main code')!.textContent!, 'hero.badge is missing');
-    assert.not.match(document.documentElement.outerHTML, 'Unexpected Application Error!');
-    assert.is(document.documentElement.getAttribute('lang'), 'en');
-  }
-});
+failure(
+  "a site without an error screen (or whose screen throws) gets site-gen's neutral one, with none of this site's text",
+  () => {
+    const Throws = () => {
+      throw new Error('the screen itself is broken');
+    };
+    for (const errorScreen of [undefined, Throws]) {
+      const { document } = parseHTML(
+        errorPage({ message: 'content/copy.ts: hero.badge is missing.' }, { scripts: [], lang: 'en', errorScreen }),
+      );
+      assert.is(document.querySelector('h1')?.textContent, 'Error');
+      assert.match(document.querySelector('main code')!.textContent!, 'hero.badge is missing');
+      assert.not.match(document.documentElement.outerHTML, 'Unexpected Application Error!');
+      assert.is(document.documentElement.getAttribute('lang'), 'en');
+    }
+  },
+);
 
 failure.run();

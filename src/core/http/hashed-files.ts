@@ -31,8 +31,14 @@ export function parseHashedFiles(text: string, where: string): Set<string> {
     data = undefined;
   }
   const files = (data as { version?: unknown; files?: unknown } | undefined)?.files;
-  if ((data as { version?: unknown } | undefined)?.version !== 1 || !Array.isArray(files) || !files.every((file) => typeof file === 'string')) {
-    throw new SiteGenError(`${where} is not a list of hashed files written by site-gen build. Run \`site-gen build\` again to rewrite it.`);
+  if (
+    (data as { version?: unknown } | undefined)?.version !== 1 ||
+    !Array.isArray(files) ||
+    !files.every((file) => typeof file === 'string')
+  ) {
+    throw new SiteGenError(
+      `${where} is not a list of hashed files written by site-gen build. Run \`site-gen build\` again to rewrite it.`,
+    );
   }
   return new Set(files as string[]);
 }
@@ -52,7 +58,10 @@ export async function readHashedFiles(dir: string): Promise<Set<string> | undefi
     text = await readFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new SiteGenError(`Could not read ${file}: ${(error as Error).message}. Check that the output folder is readable.`, { cause: error });
+    throw new SiteGenError(
+      `Could not read ${file}: ${(error as Error).message}. Check that the output folder is readable.`,
+      { cause: error },
+    );
   }
   return parseHashedFiles(text, file);
 }

@@ -32,7 +32,9 @@ export function parseHeadersFile(text: string, where: string): Record<string, st
     }
     const match = /^\s+([A-Za-z0-9-]+):\s*(.*?)\s*$/.exec(line);
     if (!match || rule === undefined) {
-      throw new SiteGenError(`${where}:${index + 1} is not a "  Name: value" line under a path. Run \`site-gen build\` again to rewrite the file.`);
+      throw new SiteGenError(
+        `${where}:${index + 1} is not a "  Name: value" line under a path. Run \`site-gen build\` again to rewrite the file.`,
+      );
     }
     if (rule === ALL_PATHS) headers[match[1]!] = match[2]!;
   }
@@ -51,7 +53,10 @@ export async function readHeadersFile(dir: string): Promise<Record<string, strin
   const file = join(dir, HEADERS_FILE);
   const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined;
-    throw new SiteGenError(`Could not read ${file}: ${error.message}. Check its permissions, or run \`site-gen build\` again.`, { cause: error });
+    throw new SiteGenError(
+      `Could not read ${file}: ${error.message}. Check its permissions, or run \`site-gen build\` again.`,
+      { cause: error },
+    );
   });
   return text === undefined ? undefined : parseHeadersFile(text, file);
 }

@@ -7,6 +7,11 @@
 export function resolveOutputPath(files: { has(path: string): boolean }, pathname: string): string | undefined {
   const path = pathname.replace(/^\/+/, '');
   const route = path.replace(/\/+$/, '');
-  const candidates = route === '' ? ['index.html'] : path.endsWith('/') ? [`${route}.html`, `${route}/index.html`] : [route, `${route}.html`, `${route}/index.html`];
+  const candidates =
+    route === ''
+      ? ['index.html']
+      : path.endsWith('/')
+        ? [`${route}.html`, `${route}/index.html`]
+        : [route, `${route}.html`, `${route}/index.html`];
   return candidates.find((candidate) => files.has(candidate));
 }

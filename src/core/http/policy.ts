@@ -11,7 +11,12 @@ const HTML_TYPE = 'text/html; charset=utf-8';
 const FALLBACK_TYPE = 'application/octet-stream';
 
 // The build writes these as UTF-8; saying so spares browsers a guess.
-const UTF8_TYPES = new Set(['application/javascript', 'application/json', 'application/manifest+json', 'application/xml']);
+const UTF8_TYPES = new Set([
+  'application/javascript',
+  'application/json',
+  'application/manifest+json',
+  'application/xml',
+]);
 
 // The fallback for a dist/ without the build's list (one written by hand, or by an older site-gen): a name under assets/
 // whose last `-` or `.` segment before the extension is 8+ characters of esbuild's uppercase base32 or of lowercase hex.
@@ -72,7 +77,10 @@ export function contentTypeFor(path: string): string {
  * the build knows, so it decides; without it (undefined), names are judged by looksHashed(). `security` is what the
  * build wrote to _headers (see headers-file.ts); none for a build without it.
  */
-export function createHttpPolicy(hashed?: ReadonlySet<string>, security: Readonly<Record<string, string>> = {}): HttpPolicy {
+export function createHttpPolicy(
+  hashed?: ReadonlySet<string>,
+  security: Readonly<Record<string, string>> = {},
+): HttpPolicy {
   const isHashed = (path: string): boolean => {
     const file = withoutEncoding(outputPath(path));
     return hashed ? hashed.has(file) : looksHashed(file);
@@ -142,7 +150,13 @@ export const DEFAULT_HSTS = 'max-age=63072000; includeSubDomains';
 export type SecurityHeadersConfig = SiteConfig['headers'];
 
 /** The headers securityHeaders() derives from the fields of the config; `headers.extra` may not name them. */
-export const MANAGED_HEADERS = ['Content-Security-Policy', 'Strict-Transport-Security', 'X-Content-Type-Options', 'Referrer-Policy', 'Permissions-Policy'] as const;
+export const MANAGED_HEADERS = [
+  'Content-Security-Policy',
+  'Strict-Transport-Security',
+  'X-Content-Type-Options',
+  'Referrer-Policy',
+  'Permissions-Policy',
+] as const;
 
 /** The security headers every response carries, in a stable order: what the build writes to dist/_headers. */
 export function securityHeaders(config: SecurityHeadersConfig): Record<string, string> {
@@ -152,7 +166,7 @@ export function securityHeaders(config: SecurityHeadersConfig): Record<string, s
   if (config.hsts) headers['Strict-Transport-Security'] = config.hsts;
   headers['X-Content-Type-Options'] = 'nosniff';
   headers['Referrer-Policy'] = config.referrerPolicy;
-  if (config.denyFeatures.length > 0) headers['Permissions-Policy'] = config.denyFeatures.map((feature) => `${feature}=()`).join(', ');
+  if (config.denyFeatures.length > 0)
+    headers['Permissions-Policy'] = config.denyFeatures.map((feature) => `${feature}=()`).join(', ');
   return { ...headers, ...config.extra };
 }
-

@@ -38,7 +38,9 @@ export function deferredRoots(sheet: PreparedSheet, matcher: PageMatcher): Eleme
       for (const query of queries) for (const element of matcher.elementsInAnyState(query)) overridden.add(element);
     }
   }
-  return [...auto].filter((element) => !overridden.has(element) && !/content-visibility/i.test(element.getAttribute('style') ?? ''));
+  return [...auto].filter(
+    (element) => !overridden.has(element) && !/content-visibility/i.test(element.getAttribute('style') ?? ''),
+  );
 }
 
 interface ContentVisibilityRule {

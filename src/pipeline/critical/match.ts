@@ -20,7 +20,8 @@ export class PageMatcher {
 
   constructor(html: string, variants: string[][]) {
     const whole = /^\s*(?:<!--[\s\S]*?-->\s*)*(?:<!doctype[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*<html[\s>]/i.test(html);
-    this.document = parseHTML(whole ? html : `<!doctype html><html><head></head><body>${html}</body></html>`).document as unknown as Document;
+    this.document = parseHTML(whole ? html : `<!doctype html><html><head></head><body>${html}</body></html>`)
+      .document as unknown as Document;
     const element = this.document.documentElement;
     this.html = element && element.localName === 'html' ? element : null;
     this.variants = this.html ? variants : [];
@@ -117,7 +118,8 @@ export class PageMatcher {
     const states = this.dependsOnRootClasses(query) ? this.rootClassStates() : [undefined];
     let found: Element[] | undefined;
     try {
-      for (const elements of this.inStates(query, states)) found = found ? found.filter((element) => elements.has(element)) : [...elements];
+      for (const elements of this.inStates(query, states))
+        found = found ? found.filter((element) => elements.has(element)) : [...elements];
     } catch {
       return [];
     }

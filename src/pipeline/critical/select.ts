@@ -21,7 +21,15 @@ export interface Selection {
 }
 
 /** At-rules whose children are style rules matched on their own, the at-rule kept if any child is. */
-export const GROUPING_AT_RULES = new Set(['media', 'supports', 'layer', 'container', 'scope', 'starting-style', 'document']);
+export const GROUPING_AT_RULES = new Set([
+  'media',
+  'supports',
+  'layer',
+  'container',
+  'scope',
+  'starting-style',
+  'document',
+]);
 
 export function select(container: Container, sheet: PreparedSheet, matcher: PageMatcher, selection: Selection): void {
   for (const node of container.nodes ?? []) {

@@ -1,11 +1,48 @@
 // Reads selector text: the selectors of a list, the compounds of a selector and what each requires, dynamic states removed.
 /** Pseudo-classes that depend on what the visitor does or on state that changes after load: removed before matching. */
 const DYNAMIC_PSEUDO_CLASSES = new Set([
-  'hover', 'focus', 'focus-visible', 'focus-within', 'focus-ring', 'active', 'visited', 'target', 'target-within',
-  'checked', 'indeterminate', 'disabled', 'enabled', 'placeholder-shown', 'autofill', 'invalid', 'valid',
-  'user-invalid', 'user-valid', 'in-range', 'out-of-range', 'open', 'closed', 'popover-open', 'modal', 'fullscreen',
-  'picture-in-picture', 'playing', 'paused', 'seeking', 'buffering', 'stalled', 'muted', 'volume-locked', 'current',
-  'past', 'future', 'state', 'scope', 'hover-within', 'drop', 'local-link',
+  'hover',
+  'focus',
+  'focus-visible',
+  'focus-within',
+  'focus-ring',
+  'active',
+  'visited',
+  'target',
+  'target-within',
+  'checked',
+  'indeterminate',
+  'disabled',
+  'enabled',
+  'placeholder-shown',
+  'autofill',
+  'invalid',
+  'valid',
+  'user-invalid',
+  'user-valid',
+  'in-range',
+  'out-of-range',
+  'open',
+  'closed',
+  'popover-open',
+  'modal',
+  'fullscreen',
+  'picture-in-picture',
+  'playing',
+  'paused',
+  'seeking',
+  'buffering',
+  'stalled',
+  'muted',
+  'volume-locked',
+  'current',
+  'past',
+  'future',
+  'state',
+  'scope',
+  'hover-within',
+  'drop',
+  'local-link',
 ]);
 /** Pseudo-elements that CSS2 wrote with one colon. */
 const LEGACY_PSEUDO_ELEMENTS = new Set(['before', 'after', 'first-line', 'first-letter']);
@@ -171,7 +208,17 @@ const AMPERSAND = 38;
 
 /** Whitespace, `>`, `+`, `~` or `,`: the end of a compound. */
 function isCombinatorOrSpace(code: number): boolean {
-  return code === 32 || code === 9 || code === 10 || code === 12 || code === 13 || code === 62 || code === 43 || code === 126 || code === 44;
+  return (
+    code === 32 ||
+    code === 9 ||
+    code === 10 ||
+    code === 12 ||
+    code === 13 ||
+    code === 62 ||
+    code === 43 ||
+    code === 126 ||
+    code === 44
+  );
 }
 
 /** The end (exclusive) of a CSS identifier starting at `start`, escapes included. */
@@ -181,9 +228,14 @@ export function readIdentifier(text: string, start: number): number {
     const code = text.charCodeAt(index);
     if (code === 92) index = escapeEnd(text, index);
     else if (
-      (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) ||
-      code === 45 || code === 95 || code >= 0x80
-    ) index += 1;
+      (code >= 97 && code <= 122) ||
+      (code >= 65 && code <= 90) ||
+      (code >= 48 && code <= 57) ||
+      code === 45 ||
+      code === 95 ||
+      code >= 0x80
+    )
+      index += 1;
     else break;
   }
   return Math.min(index, text.length);
@@ -196,8 +248,10 @@ export function escapeEnd(text: string, start: number): number {
 }
 
 export function unescapeIdentifier(identifier: string): string {
-  return identifier.replace(/\\(?:([0-9a-fA-F]{1,6})\s?|([\s\S]))/g, (_match, hex: string | undefined, char: string | undefined) =>
-    hex ? String.fromCodePoint(Number.parseInt(hex, 16)) : (char ?? ''),
+  return identifier.replace(
+    /\\(?:([0-9a-fA-F]{1,6})\s?|([\s\S]))/g,
+    (_match, hex: string | undefined, char: string | undefined) =>
+      hex ? String.fromCodePoint(Number.parseInt(hex, 16)) : (char ?? ''),
   );
 }
 

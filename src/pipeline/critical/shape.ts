@@ -23,7 +23,8 @@ export function pageShape(html: string, matched: ReadonlySet<string>): string {
     onopentag(name, attributes) {
       flush();
       shape += `<${name}`;
-      for (const key in attributes) shape += matched.has(key) ? ` ${key}=${JSON.stringify(attributes[key])}` : ` ${key}`;
+      for (const key in attributes)
+        shape += matched.has(key) ? ` ${key}=${JSON.stringify(attributes[key])}` : ` ${key}`;
       shape += '>';
     },
     ontext(data) {

@@ -25,7 +25,12 @@ export function keepUsedDefinitions(selection: Selection): void {
   }
 
   inKeptKeyframes.resolve();
-  const usedProperties = new Set([...usage.referenced, ...usage.defined, ...inKeptKeyframes.referenced, ...inKeptKeyframes.defined]);
+  const usedProperties = new Set([
+    ...usage.referenced,
+    ...usage.defined,
+    ...inKeptKeyframes.referenced,
+    ...inKeptKeyframes.defined,
+  ]);
   for (const property of selection.properties) {
     if (usedProperties.has(property.params.trim())) selection.definitions.add(property);
   }
@@ -124,7 +129,10 @@ function normalizeFamily(value: string): string {
 }
 
 function identifiers(value: string): string[] {
-  return value.split(/[\s,()]+/).filter(Boolean).map(unquote);
+  return value
+    .split(/[\s,()]+/)
+    .filter(Boolean)
+    .map(unquote);
 }
 
 function unquote(value: string): string {

@@ -11,6 +11,10 @@ export const interaction: Strategy = (element, hydrate) => {
     hydrate();
   };
   // The pointer or the focus may have arrived before this script did.
-  if (owns(element, document.activeElement) || [...document.querySelectorAll(':hover')].some((node) => owns(element, node))) return hydrate();
+  if (
+    owns(element, document.activeElement) ||
+    [...document.querySelectorAll(':hover')].some((node) => owns(element, node))
+  )
+    return hydrate();
   for (const type of INTENTS) document.addEventListener(type, onIntent, { capture: true, passive: true });
 };

@@ -10,9 +10,13 @@ export interface CopyrightYearProps {
 }
 
 // idle: a year that is stale only for a site not rebuilt since New Year can wait until the page is quiet.
-export default behaviour<CopyrightYearProps>('copyright-year', { hydrate: 'idle' }, (element, { template, company }) => {
-  const line = element.querySelector('.copyright');
-  const text = fill(template, { year: new Date().getFullYear(), company });
-  // Written only when the year has turned: an unchanged line is not laid out again.
-  if (line && line.textContent !== text) line.textContent = text;
-});
+export default behaviour<CopyrightYearProps>(
+  'copyright-year',
+  { hydrate: 'idle' },
+  (element, { template, company }) => {
+    const line = element.querySelector('.copyright');
+    const text = fill(template, { year: new Date().getFullYear(), company });
+    // Written only when the year has turned: an unchanged line is not laid out again.
+    if (line && line.textContent !== text) line.textContent = text;
+  },
+);

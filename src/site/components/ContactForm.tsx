@@ -22,15 +22,59 @@ export function ContactForm({ copy, sending = false, ...props }: ContactFormProp
   return (
     <form className="contact-form" id="contact-form" method="dialog" aria-label={copy.formLabel} {...props}>
       <div className="form-row">
-        <FormField id="firstName" name="firstName" label={fields.firstName.label} placeholder={fields.firstName.placeholder} autoComplete="given-name" required />
-        <FormField id="lastName" name="lastName" label={fields.lastName.label} placeholder={fields.lastName.placeholder} autoComplete="family-name" required />
+        <FormField
+          id="firstName"
+          name="firstName"
+          label={fields.firstName.label}
+          placeholder={fields.firstName.placeholder}
+          autoComplete="given-name"
+          required
+        />
+        <FormField
+          id="lastName"
+          name="lastName"
+          label={fields.lastName.label}
+          placeholder={fields.lastName.placeholder}
+          autoComplete="family-name"
+          required
+        />
       </div>
       <div className="form-row">
-        <FormField id="email" name="email" type="email" label={fields.email.label} placeholder={fields.email.placeholder} autoComplete="email" required />
-        <FormField id="phoneNumber" name="phoneNumber" type="tel" label={fields.phoneNumber.label} placeholder={fields.phoneNumber.placeholder} autoComplete="tel" required />
+        <FormField
+          id="email"
+          name="email"
+          type="email"
+          label={fields.email.label}
+          placeholder={fields.email.placeholder}
+          autoComplete="email"
+          required
+        />
+        <FormField
+          id="phoneNumber"
+          name="phoneNumber"
+          type="tel"
+          label={fields.phoneNumber.label}
+          placeholder={fields.phoneNumber.placeholder}
+          autoComplete="tel"
+          required
+        />
       </div>
-      <FormField as="textarea" id="message" name="message" rows={4} label={fields.message.label} placeholder={fields.message.placeholder} required />
-      <FormField id="fileUpload" name="fileUpload" type="file" label={fields.fileUpload.label} hint={fields.fileUpload.hint} />
+      <FormField
+        as="textarea"
+        id="message"
+        name="message"
+        rows={4}
+        label={fields.message.label}
+        placeholder={fields.message.placeholder}
+        required
+      />
+      <FormField
+        id="fileUpload"
+        name="fileUpload"
+        type="file"
+        label={fields.fileUpload.label}
+        hint={fields.fileUpload.hint}
+      />
       <div className="checkbox">
         <input id="termsAccepted" name="termsAccepted" type="checkbox" value="yes" />
         <label htmlFor="termsAccepted">{copy.terms}</label>

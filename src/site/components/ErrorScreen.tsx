@@ -4,7 +4,6 @@ import type { ErrorScreenProps } from 'site-gen';
 import errors from '../../../content/errors.ts';
 import { cx } from '../lib/cx.ts';
 
-
 // Its texts come straight from content/errors.ts, not props: site-gen renders it (through src/site/error.tsx) with the
 // error alone, in the browser, where the validated content is not at hand. That file holds plain strings only.
 export function ErrorScreen({ error, inline = false }: ErrorScreenProps) {

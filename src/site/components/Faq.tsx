@@ -13,7 +13,11 @@ export interface FaqProps {
 
 /** ArrowDown / ArrowUp move focus to the next / previous question (wrapping), Home / End to the first / last; disabled ones are skipped. */
 function moveFocus(event: KeyboardEvent<HTMLDivElement>) {
-  const triggers = [...event.currentTarget.querySelectorAll<HTMLButtonElement>(':scope > .accordion-item .accordion-trigger:not(:disabled)')];
+  const triggers = [
+    ...event.currentTarget.querySelectorAll<HTMLButtonElement>(
+      ':scope > .accordion-item .accordion-trigger:not(:disabled)',
+    ),
+  ];
   const current = triggers.indexOf(event.target as HTMLButtonElement);
   if (current === -1 || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
   const next = nextIndex(event.key, current, triggers.length);

@@ -30,7 +30,13 @@ export function FaqItem({ item, open, onToggle }: FaqItemProps) {
           <Plus size={20} className="accordion-icon" />
         </button>
       </h3>
-      <div className="accordion-panel" id={`${item.id}-panel`} role="region" aria-labelledby={`${item.id}-trigger`} data-state={state}>
+      <div
+        className="accordion-panel"
+        id={`${item.id}-panel`}
+        role="region"
+        aria-labelledby={`${item.id}-trigger`}
+        data-state={state}
+      >
         <p>{item.answer}</p>
       </div>
     </div>

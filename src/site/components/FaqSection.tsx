@@ -12,7 +12,13 @@ export function FaqSection({ items, copy }: { items: FaqEntry[]; copy: Copy['faq
     <section id="faq" className="section faq" aria-labelledby="faq-title">
       <div className="container faq-grid">
         <div className="faq-aside">
-          <SectionHeader id="faq-title" badge={copy.badge} title={copy.title} intro={copy.intro} introRevealDelayMs={FAQ_INTRO_DELAY_MS} />
+          <SectionHeader
+            id="faq-title"
+            badge={copy.badge}
+            title={copy.title}
+            intro={copy.intro}
+            introRevealDelayMs={FAQ_INTRO_DELAY_MS}
+          />
           <p className="faq-more">{copy.more}</p>
           <ButtonLink href={withBase(copy.moreLink.href)} variant="outline">
             {copy.moreLink.label}

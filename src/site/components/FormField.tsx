@@ -22,7 +22,14 @@ export function FormField(props: FormFieldProps) {
     control = <textarea className="input" id={id} aria-describedby={hintId} {...rest} />;
   } else {
     const { as: _as, id: _id, label: _label, hint: _hint, className: _class, ...rest } = props;
-    control = <input className={cx('input', rest.type === 'file' && 'input-file')} id={id} aria-describedby={hintId} {...rest} />;
+    control = (
+      <input
+        className={cx('input', rest.type === 'file' && 'input-file')}
+        id={id}
+        aria-describedby={hintId}
+        {...rest}
+      />
+    );
   }
   return (
     <div className={cx('field', className)}>

@@ -45,7 +45,12 @@ export function Layout({ site, content, path, compact = false, children }: Layou
         copy={copy.footer}
         quickLinks={navigation.quickLinks}
         legal={navigation.legal}
-        labels={{ home: homeLabel, legalNav: copy.ui.legalNav, socialNav: copy.ui.socialNav, socialHint: copy.ui.socialHint }}
+        labels={{
+          home: homeLabel,
+          legalNav: copy.ui.legalNav,
+          socialNav: copy.ui.socialNav,
+          socialHint: copy.ui.socialHint,
+        }}
         buildYear={new Date().getFullYear()}
       >
         {!compact && <ScrollToTop label={copy.ui.scrollToTop} />}

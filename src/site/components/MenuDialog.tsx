@@ -46,7 +46,13 @@ export function MenuDialog({ id, open, onClose, labels, ...links }: MenuDialogPr
     const first = controls[0];
     const last = controls.at(-1);
     const active = document.activeElement;
-    const wrapTo = event.shiftKey ? (active === first || active === event.currentTarget ? last : null) : active === last ? first : null;
+    const wrapTo = event.shiftKey
+      ? active === first || active === event.currentTarget
+        ? last
+        : null
+      : active === last
+        ? first
+        : null;
     if (!wrapTo) return;
     event.preventDefault();
     wrapTo.focus();

@@ -16,7 +16,15 @@ export function NewsletterForm({ copy, labelledBy, ...props }: NewsletterFormPro
       <label className="sr-only" htmlFor="newsletter-email">
         {copy.label}
       </label>
-      <input className="input" id="newsletter-email" type="email" name="email" required autoComplete="email" placeholder={copy.placeholder} />
+      <input
+        className="input"
+        id="newsletter-email"
+        type="email"
+        name="email"
+        required
+        autoComplete="email"
+        placeholder={copy.placeholder}
+      />
       <Button type="submit">{copy.submit}</Button>
     </form>
   );

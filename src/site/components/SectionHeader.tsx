@@ -18,7 +18,16 @@ export interface SectionHeaderProps {
   introRevealDelayMs?: number;
 }
 
-export function SectionHeader({ id, badge, title, intro, align = 'start', as = 'h2', className, introRevealDelayMs }: SectionHeaderProps) {
+export function SectionHeader({
+  id,
+  badge,
+  title,
+  intro,
+  align = 'start',
+  as = 'h2',
+  className,
+  introRevealDelayMs,
+}: SectionHeaderProps) {
   return (
     <div className={cx('section-header', align === 'center' && 'is-center', className)}>
       {badge && <Badge>{badge}</Badge>}

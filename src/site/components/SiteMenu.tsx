@@ -72,7 +72,15 @@ export function SiteMenu({ items, cta, path, labels }: SiteMenuProps) {
       </button>
       {used && (
         <Suspense fallback={null}>
-          <MenuDialog id={MENU_DIALOG_ID} open={open} onClose={() => setOpen(false)} items={items} cta={cta} path={path} labels={labels} />
+          <MenuDialog
+            id={MENU_DIALOG_ID}
+            open={open}
+            onClose={() => setOpen(false)}
+            items={items}
+            cta={cta}
+            path={path}
+            labels={labels}
+          />
         </Suspense>
       )}
     </>

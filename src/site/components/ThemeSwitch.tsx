@@ -3,7 +3,16 @@ import Monitor from 'lucide-react/icons/monitor';
 import Moon from 'lucide-react/icons/moon';
 import Sun from 'lucide-react/icons/sun';
 import { useEffect, useId, useState, type ChangeEvent } from 'react';
-import { THEME_CHOICES, applyTheme, parseChoice, readChoice, storeChoice, watchSystemTheme, type ThemeChoice, type ThemeColors } from '../lib/theme.ts';
+import {
+  THEME_CHOICES,
+  applyTheme,
+  parseChoice,
+  readChoice,
+  storeChoice,
+  watchSystemTheme,
+  type ThemeChoice,
+  type ThemeColors,
+} from '../lib/theme.ts';
 import { Tooltip } from './Tooltip.tsx';
 
 export interface ThemeSwitchProps {
@@ -52,7 +61,13 @@ export function ThemeSwitch({ storageKey, fallback, colors, labels }: ThemeSwitc
           <label className="sr-only" htmlFor={id}>
             {labels.label}
           </label>
-          <select id={id} className="theme-select" value={choice ?? fallback} onChange={onChange} aria-describedby={describedBy}>
+          <select
+            id={id}
+            className="theme-select"
+            value={choice ?? fallback}
+            onChange={onChange}
+            aria-describedby={describedBy}
+          >
             {THEME_CHOICES.map((option) => (
               <option key={option} value={option}>
                 {labels[option]}

@@ -16,7 +16,16 @@ export interface ToastProps {
   onHeight: (id: string, height: number) => void;
 }
 
-export function Toast({ toast, index, offsetPx, frontHeightPx, swipeThresholdPx, dismissLabel, onDismiss, onHeight }: ToastProps) {
+export function Toast({
+  toast,
+  index,
+  offsetPx,
+  frontHeightPx,
+  swipeThresholdPx,
+  dismissLabel,
+  onDismiss,
+  onHeight,
+}: ToastProps) {
   const ref = useRef<HTMLLIElement>(null);
   const swipe = useRef<{ x: number; pointer: number } | null>(null);
   // The live region enters the page empty and gets its text two frames later: screen readers announce a change to
@@ -70,7 +79,11 @@ export function Toast({ toast, index, offsetPx, frontHeightPx, swipeThresholdPx,
   }
 
   // Set in the browser only (toasts never render on the server), through the CSSOM: allowed by the page's CSP.
-  const position = { '--index': index, '--offset': `${offsetPx}px`, ...(frontHeightPx > 0 && { '--front-height': `${frontHeightPx}px` }) } as CSSProperties;
+  const position = {
+    '--index': index,
+    '--offset': `${offsetPx}px`,
+    ...(frontHeightPx > 0 && { '--front-height': `${frontHeightPx}px` }),
+  } as CSSProperties;
   return (
     <li
       ref={ref}
@@ -92,7 +105,16 @@ export function Toast({ toast, index, offsetPx, frontHeightPx, swipeThresholdPx,
       <button type="button" className="toast-close" aria-label={dismissLabel} onClick={() => onDismiss(toast.id)}>
         {/* Drawn here rather than with lucide-react: the toast code loads apart from the page's, and sharing the icon
             library with it would split that library into a chunk of its own on every page. */}
-        <svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" aria-hidden="true">
+        <svg
+          width="16"
+          height="16"
+          viewBox="0 0 24 24"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+          strokeLinecap="round"
+          aria-hidden="true"
+        >
           <path d="M18 6 6 18M6 6l12 12" />
         </svg>
       </button>

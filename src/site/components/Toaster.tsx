@@ -1,5 +1,13 @@
 // One toast region: a labelled landmark listing its toasts (stacked until hovered, or one at a time); a hotkey focuses it.
-import { useCallback, useEffect, useRef, useState, type CSSProperties, type FocusEvent, type KeyboardEvent } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+  type CSSProperties,
+  type FocusEvent,
+  type KeyboardEvent,
+} from 'react';
 import { toast as toasts, useToaster, type Toast as StoredToast } from 'react-hot-toast/headless';
 import { matchesHotkey } from '../lib/hotkeys.ts';
 import { toasters, type ToasterName, type ToasterSettings } from '../lib/toast-store.ts';
@@ -44,7 +52,8 @@ export function Toaster({ name, label, dismissLabel }: ToasterProps) {
   // A dismissed toast keeps its last place while it leaves.
   const lastPlacements = useRef(new Map<string, Placement>());
   for (const [id, placement] of placements) lastPlacements.current.set(id, placement);
-  for (const id of lastPlacements.current.keys()) if (!stored.some((t) => t.id === id)) lastPlacements.current.delete(id);
+  for (const id of lastPlacements.current.keys())
+    if (!stored.some((t) => t.id === id)) lastPlacements.current.delete(id);
   const expanded = hovered || focused;
   const frontHeightPx = open[0]?.height ?? 0;
   const stackHeightPx = expanded
@@ -101,7 +110,8 @@ export function Toaster({ name, label, dismissLabel }: ToasterProps) {
   }, [hasToasts, focused]);
 
   function onFocus(event: FocusEvent<HTMLElement>) {
-    if (!event.currentTarget.contains(event.relatedTarget as Node | null)) returnFocus.current = event.relatedTarget as HTMLElement | null;
+    if (!event.currentTarget.contains(event.relatedTarget as Node | null))
+      returnFocus.current = event.relatedTarget as HTMLElement | null;
     setFocused(true);
   }
   function onBlur(event: FocusEvent<HTMLElement>) {

@@ -10,7 +10,8 @@ export interface FaqAccordionProps {
 
 function FaqAccordion({ items }: FaqAccordionProps) {
   const [openIds, setOpenIds] = useState<string[]>([]);
-  const toggle = (id: string) => setOpenIds((ids) => (ids.includes(id) ? ids.filter((open) => open !== id) : [...ids, id]));
+  const toggle = (id: string) =>
+    setOpenIds((ids) => (ids.includes(id) ? ids.filter((open) => open !== id) : [...ids, id]));
   return <Faq items={items} openIds={openIds} onToggle={toggle} />;
 }
 

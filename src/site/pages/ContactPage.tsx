@@ -21,7 +21,11 @@ export function ContactPage({ site, content, path }: PageProps<Content>) {
           <div className="form-card">
             <ContactFormIsland copy={contact} />
           </div>
-          <p className="form-alternative">{fillNodes(contact.alternative, { email: <a href={`mailto:${content.company.email}`}>{content.company.email}</a> })}</p>
+          <p className="form-alternative">
+            {fillNodes(contact.alternative, {
+              email: <a href={`mailto:${content.company.email}`}>{content.company.email}</a>,
+            })}
+          </p>
         </div>
       </section>
     </Layout>

@@ -27,7 +27,7 @@ function serve(out) {
   return { server, url };
 }
 
-test('the site builds, and its home page is served with its text, its island and the island\'s script', async (t) => {
+test("the site builds, and its home page is served with its text, its island and the island's script", async (t) => {
   const out = mkdtempSync(join(tmpdir(), 'site-smoke-'));
   t.after(() => rmSync(out, { recursive: true, force: true }));
   execFileSync(process.execPath, [cli, 'build', '--out', out], { cwd: root, stdio: 'pipe' });
