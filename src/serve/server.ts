@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import sirv from 'sirv';
 import type { RequestHandler } from 'sirv';
+import { DEFAULT_HOST, DEFAULT_PORT } from '../core/defaults.ts';
 import { SiteGenError, UsageError } from '../core/errors.ts';
 import { HASHED_FILES_PATH, isBuildMetadata, parseHashedFiles } from '../core/http/hashed-files.ts';
 import { HEADERS_FILE, parseHeadersFile } from '../core/http/headers-file.ts';
@@ -215,8 +216,8 @@ function clearHeaders(res: ServerResponse, policy: HttpPolicy): void {
 
 export function createStaticServer(options: StaticServerOptions): StaticServer {
   const dir = path.resolve(options.dir);
-  const host = options.host ?? '127.0.0.1';
-  const port = options.port ?? 4321;
+  const host = options.host ?? DEFAULT_HOST;
+  const port = options.port ?? DEFAULT_PORT;
   const notFoundPage = path.join(dir, options.notFoundPage ?? '404.html');
   const { inject, handlers = [] } = options;
   const currentPolicy = options.policy ?? policyReader(dir);

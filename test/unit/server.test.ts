@@ -12,7 +12,8 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from '
 import { Command } from 'commander';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { addServeCommand, parsePort } from '../../src/cli/serve.ts';
+import { addServeCommand } from '../../src/cli/serve.ts';
+import { parsePort } from '../../src/cli/options.ts';
 import { createStaticServer } from '../../src/serve/server.ts';
 import { CACHE_REVALIDATE } from '../../src/core/http/policy.ts';
 import type { Handler, StaticServer } from '../../src/serve/server.ts';
