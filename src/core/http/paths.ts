@@ -5,6 +5,9 @@
 /** The file a folder's page is written to, and the document S3 website hosting serves for a folder. */
 export const INDEX_FILE = 'index.html';
 
+/** The page every server answers a miss with, status 404: S3 website hosting's error document too. */
+export const NOT_FOUND_FILE = '404.html';
+
 /** The output file of a page path: "/" -> index.html, "/contact" (or "/contact/") -> contact/index.html. */
 export function pageFile(pagePath: string): string {
   const folder = pagePath.replace(/^\/+|\/+$/g, '');
