@@ -19,7 +19,7 @@ import type { OutputFiles } from './write.ts';
 
 /** Output file of a route: "/" -> index.html, "/contact" -> contact/index.html, or the route's own `file`. */
 export function routeFile(route: Pick<Route, 'path' | 'file'>): string {
-  return route.file ?? pageFile(route.path);
+  return route.file || pageFile(route.path);
 }
 
 /** Name of the page's script entry: "index", "contact", "404". */

@@ -633,7 +633,7 @@ lifecycle('close() ends idle keep-alive sockets and open streams, and frees the 
 });
 
 lifecycle('survives a file that cannot be read after it was found', async () => {
-  // A Unix socket is found by sirv's lookup, then fails to open (ENXIO), like a file a rebuild removed in between.
+  // A Unix socket stands where a file would be, and cannot be read (ENXIO), like a file a rebuild removed in between.
   const root = await mkdtemp(path.join(os.tmpdir(), 'sg-'));
   await writeTree(root, { 'index.html': HOME });
   const socketFile = net.createServer();
