@@ -3,16 +3,15 @@ import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync, statSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
-import sirv from 'sirv';
-import type { RequestHandler } from 'sirv';
+import { DEFAULT_HOST, DEFAULT_PORT } from '../core/defaults.ts';
 import { SiteGenError, UsageError } from '../core/errors.ts';
 import { HASHED_FILES_PATH, isBuildMetadata, parseHashedFiles } from '../core/http/hashed-files.ts';
 import { HEADERS_FILE, parseHeadersFile } from '../core/http/headers-file.ts';
-import { resolveOutputPath } from '../core/http/paths.ts';
+import { NOT_FOUND_FILE, resolveOutputPath } from '../core/http/paths.ts';
 import { createHttpPolicy, type HttpPolicy } from '../core/http/policy.ts';
+import { sendFile } from './send-file.ts';
 
 /**
  * A route placed in front of the files, for the dev server (issue 5): the SSE stream at /__site-gen/events, the
@@ -37,6 +36,11 @@ export interface StaticServerOptions {
   /** Routes tried in order before the files; see Handler. */
   handlers?: Handler[];
   /**
+   * Answers what no file answers, and what was refused before any lookup (a traversal attempt), in place of the
+   * folder's 404 page: the dev server's build in memory has its own. `pathname` is then the raw request path.
+   */
+  notFound?: Handler;
+  /**
    * The HTTP policy of what is served, asked once per request: its security headers go on every answer, handlers'
    * included. Default: the policy of the build in `dir` (its list of hashed files and its _headers).
    */
@@ -48,26 +52,6 @@ export interface StaticServer {
   listen(): Promise<{ url: string; port: number }>;
   /** Stops listening and ends every connection (idle keep-alive sockets and open streams alike), so the port is free at once. */
   close(): Promise<void>;
-}
-
-const ENCODINGS = [
-  { name: 'br', extension: '.br' },
-  { name: 'gzip', extension: '.gz' },
-] as const;
-type Encoding = (typeof ENCODINGS)[number]['name'];
-
-/** The precompressed encodings a request accepts, best first. Honours q-values, so `br;q=0` means no brotli. */
-function acceptedEncodings(header: string | string[] | undefined): Encoding[] {
-  const weights = new Map<string, number>();
-  for (const part of (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',')) {
-    const [token = '', ...params] = part.split(';').map((piece) => piece.trim().toLowerCase());
-    if (!token) continue;
-    const q = params.find((param) => param.startsWith('q='));
-    const weight = q === undefined ? 1 : Number(q.slice(2));
-    weights.set(token, Number.isFinite(weight) ? weight : 0);
-  }
-  const wildcard = weights.get('*') ?? 0;
-  return ENCODINGS.map((encoding) => encoding.name).filter((name) => (weights.get(name) ?? wildcard) > 0);
 }
 
 /** Whether a decoded path segment may be served: no parent or current-folder steps, no dotfiles but .well-known. */
@@ -97,7 +81,7 @@ function decodeLayer(encoded: string, literalPercentAllowed: boolean): string | 
 /**
  * The decoded path of a request URL, or null when the URL tries to leave the served folder: `..`, `%2e%2e`, encoded
  * slashes or backslashes, NUL, or any of these under a second layer of encoding (`%252e%252e`): neither this server
- * nor sirv decodes twice, but a proxy in front of it might, so such a path is refused rather than trusted.
+ * decodes twice, but a proxy in front of it might, so such a path is refused rather than trusted.
  */
 function safePathname(url: string | undefined): string | null {
   if (!url?.startsWith('/')) return null;
@@ -112,20 +96,6 @@ function safePathname(url: string | undefined): string | null {
 function injectInto(html: string, snippet: string): string {
   const at = html.toLowerCase().lastIndexOf('</body>');
   return at === -1 ? html + snippet : html.slice(0, at) + snippet + html.slice(at);
-}
-
-/** The file of `dir` a page path names, if it is an HTML file: `/` -> index.html, `/contact` -> contact.html or contact/index.html. */
-async function findPage(dir: string, pathname: string): Promise<string | undefined> {
-  const route = pathname.replace(/\/+$/, '');
-  const candidates = /\.html?$/.test(route)
-    ? [route]
-    : [`${route}.html`, `${route}/index.html`].filter((c) => c !== '.html');
-  for (const candidate of candidates) {
-    const file = path.join(dir, candidate);
-    const info = await stat(file).catch(() => undefined);
-    if (info?.isFile()) return file;
-  }
-  return undefined;
 }
 
 function formatUrl(host: string, port: number): string {
@@ -215,9 +185,9 @@ function clearHeaders(res: ServerResponse, policy: HttpPolicy): void {
 
 export function createStaticServer(options: StaticServerOptions): StaticServer {
   const dir = path.resolve(options.dir);
-  const host = options.host ?? '127.0.0.1';
-  const port = options.port ?? 4321;
-  const notFoundPage = path.join(dir, options.notFoundPage ?? '404.html');
+  const host = options.host ?? DEFAULT_HOST;
+  const port = options.port ?? DEFAULT_PORT;
+  const notFoundPage = path.join(dir, options.notFoundPage ?? NOT_FOUND_FILE);
   const { inject, handlers = [] } = options;
   const currentPolicy = options.policy ?? policyReader(dir);
   if (!notFoundPage.startsWith(dir + path.sep)) {
@@ -226,9 +196,10 @@ export function createStaticServer(options: StaticServerOptions): StaticServer {
     );
   }
 
-  // dev: look files up on every request instead of indexing the folder once, so rebuilt files are served as they are
-  // now (an index taken at start would send stale lengths for rewritten files). It costs a few stat calls per request.
-  const files: RequestHandler = sirv(dir, { dev: true, etag: true, brotli: true, gzip: true, dotfiles: false });
+  // Files are looked up on every request rather than indexed once, so rebuilt files are served as they are now (an
+  // index taken at start would send stale lengths for rewritten files). It costs a few stat calls per request.
+  const outputFile = (pathname: string) =>
+    resolveOutputPath({ has: (candidate) => isFile(path.join(dir, candidate)) }, pathname);
 
   async function sendPage(
     res: ServerResponse,
@@ -252,30 +223,16 @@ export function createStaticServer(options: StaticServerOptions): StaticServer {
     pathname: string,
   ): Promise<void> {
     clearHeaders(res, policy);
+    if (options.notFound && (await options.notFound(req, res, pathname))) return;
+    const notFound = path.relative(dir, notFoundPage);
     if (inject !== undefined) {
-      const page = await stat(notFoundPage).catch(() => undefined);
-      if (page?.isFile()) return sendPage(res, policy, notFoundPage, 404, inject);
-    } else {
-      const accepted = acceptedEncodings(req.headers['accept-encoding']);
-      const variants = [...ENCODINGS.filter((e) => accepted.includes(e.name)), { name: undefined, extension: '' }];
-      for (const variant of variants) {
-        const body = await readFile(notFoundPage + variant.extension).catch(() => undefined);
-        if (!body) continue;
-        res.writeHead(404, {
-          ...policy.responseHeaders(path.relative(dir, notFoundPage)),
-          'Content-Length': body.length,
-          Vary: 'Accept-Encoding',
-          ...(variant.name ? { 'Content-Encoding': variant.name } : {}),
-        });
-        res.end(body);
-        return;
-      }
-    }
+      if (isFile(notFoundPage)) return sendPage(res, policy, notFoundPage, 404, inject);
+    } else if (await sendFile(req, res, notFoundPage, policy.responseHeaders(notFound), 404)) return;
     sendText(res, policy, 404, `404 Not Found: ${pathname}`);
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse, policy: HttpPolicy): Promise<void> {
-    // First, so every answer below carries them: writeHead() adds to headers set this way, and sirv keeps them.
+    // First, so every answer below carries them: writeHead() adds to headers set this way.
     for (const [name, value] of Object.entries(policy.security)) res.setHeader(name, value);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return sendText(res, policy, 405, `405 Method Not Allowed: ${req.method} (this server answers GET and HEAD)`, {
@@ -290,32 +247,14 @@ export function createStaticServer(options: StaticServerOptions): StaticServer {
       if (await handler(req, res, pathname)) return;
     }
 
-    if (inject !== undefined) {
-      const page = await findPage(dir, pathname);
-      if (page) return sendPage(res, policy, page, 200, inject);
+    // The one answer to "which file is this URL", as watch and deploy ask it (src/core/http/paths.ts).
+    const file = outputFile(pathname);
+    if (file === undefined) return sendNotFound(req, res, policy, pathname);
+    if (inject !== undefined && /\.html?$/.test(file)) return sendPage(res, policy, path.join(dir, file), 200, inject);
+    // Deleted between the lookup and the read (a rebuild): as if it had never been there.
+    if (!(await sendFile(req, res, path.join(dir, file), policy.responseHeaders(file)))) {
+      return sendNotFound(req, res, policy, pathname);
     }
-
-    // sirv matches Accept-Encoding loosely ("br;q=0" would still get brotli): hand it only what the client accepts.
-    req.headers['accept-encoding'] = acceptedEncodings(req.headers['accept-encoding']).join(', ');
-    // Set before sirv so its 304 answers carry them too; sirv keeps headers already set on the response. The file is
-    // found as sirv finds it; when there is none, sirv passes on to the 404 page, which sets its own headers.
-    const file = resolveOutputPath({ has: (candidate) => isFile(path.join(dir, candidate)) }, pathname);
-    if (file !== undefined) {
-      for (const [name, value] of Object.entries(policy.responseHeaders(file))) res.setHeader(name, value);
-    }
-    res.setHeader('Vary', 'Accept-Encoding');
-    // sirv pipes a file stream into the response without listening for its errors: a file deleted by a rebuild
-    // between its lookup and its read would crash the process, and a client that hangs up would leak the descriptor.
-    const guard = (source: Readable) => {
-      source.once('error', () => res.destroy());
-      res.once('close', () => source.destroy());
-    };
-    res.once('pipe', guard);
-    await new Promise<void>((resolve, reject) => {
-      res.once('finish', resolve);
-      res.once('close', resolve);
-      files(req, res, () => sendNotFound(req, res, policy, pathname).then(resolve, reject));
-    });
   }
 
   const server = http.createServer((req, res) => {
