@@ -27,7 +27,7 @@ export function sitePackage(dir: string): string {
       deploy: 'site-gen deploy',
       test: 'node --test test/',
     },
-    dependencies: { 'site-gen': `file:${tool}` },
+    dependencies: { 'site-gen-ssg': `file:${tool}` },
   };
   return `${JSON.stringify(pkg, null, 2)}\n`;
 }

@@ -255,7 +255,7 @@ function assertNoReact(
   const chain = importChain(input, metafile) ?? [input];
   throw new IslandError(
     `Behaviour "${use.name}" would load React in the browser: ${chain.map((file) => file.replace(/^.*node_modules\//, '')).join(' imports ')}. ` +
-      `A behaviour runs plain DOM code: import no module that uses React, and from 'site-gen' only behaviour (its React-free face); ` +
+      `A behaviour runs plain DOM code: import no module that uses React, and from 'site-gen-ssg' only behaviour (its React-free face); ` +
       'or make it an island (src/site/islands/).',
   );
 }

@@ -1,4 +1,4 @@
-// How `import … from 'site-gen'` in a site's code resolves when site-gen bundles that code: always to this tool's own
+// How `import … from 'site-gen-ssg'` in a site's code resolves when site-gen bundles that code: always to this tool's own
 // public entry, whichever copy (if any) the site has installed, so the renderer, the runtime and the pages share one
 // island registry and one base context. In the browser, a behaviour module gets the entry without React instead.
 import type { Plugin } from 'esbuild';
@@ -6,7 +6,7 @@ import { isAbsolute, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { behaviourEntry, loadedPublicEntry, publicEntry } from '../core/paths.ts';
 
-const SPECIFIER = /^site-gen$/;
+const SPECIFIER = /^site-gen-ssg$/;
 
 /** For code Node runs: left as an import of the entry's file URL, so Node loads the one instance the tool has loaded. */
 export const publicEntryForNode: Plugin = {

@@ -104,7 +104,7 @@ async function compile(root, outdir, rootFromOut) {
     await build({
       // Flat names, every file at the top of the folder: the compiled src/core/paths.ts finds the tool from there.
       entryPoints: { main: join(root, 'src/cli/main.ts'), index: join(root, 'src/index.ts') },
-      // One copy of each module for both entries, so a site's `import … from 'site-gen'` (the compiled index.js) shares
+      // One copy of each module for both entries, so a site's `import … from 'site-gen-ssg'` (the compiled index.js) shares
       // the island registry and contexts the running tool uses.
       splitting: true,
       bundle: true,

@@ -63,7 +63,7 @@ created('its package.json depends on this copy of site-gen by a file: path', () 
   const pkg = JSON.parse(readFileSync(join(scratch.site, 'package.json'), 'utf8'));
   assert.is(pkg.name, 'my-site');
   assert.is(pkg.type, 'module');
-  const dependency = pkg.dependencies['site-gen'] as string;
+  const dependency = pkg.dependencies['site-gen-ssg'] as string;
   assert.ok(dependency.startsWith('file:'), dependency);
   assert.is(realpathSync(resolve(scratch.site, dependency.slice('file:'.length))), realpathSync(repo));
   assert.is(pkg.scripts.build, 'site-gen build');
@@ -72,7 +72,7 @@ created('its package.json depends on this copy of site-gen by a file: path', () 
 created('the site imports only `site-gen`, type-checks, builds, serves and passes its own smoke test', async () => {
   // What `npm install` does for a file: dependency (tried by hand: it adds this one link and nothing else).
   mkdirSync(join(scratch.site, 'node_modules'));
-  symlinkSync(repo, join(scratch.site, 'node_modules/site-gen'), 'dir');
+  symlinkSync(repo, join(scratch.site, 'node_modules/site-gen-ssg'), 'dir');
   const tsc = await exec(
     process.execPath,
     [join(repo, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', '.'],
