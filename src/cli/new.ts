@@ -3,11 +3,16 @@ import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, writeFileSync }
 import path from 'node:path';
 import type { Command } from 'commander';
 import { toolRoot } from '../core/paths.ts';
+import { toolPackage } from '../core/package.ts';
 import { UsageError } from '../core/errors.ts';
 
 const scaffold = path.join(toolRoot, 'src/cli/scaffold');
 
-/** The new site's package.json: site-gen as a dependency by a file: path, and scripts for each command. */
+/**
+ * The new site's package.json: this tool's package by version (`^` its own), the packages the site's code imports
+ * itself (React, zod) and TypeScript with the type packages, all at the versions this tool is built and checked with,
+ * and a script for each command.
+ */
 export function sitePackage(dir: string): string {
   const name =
     path
@@ -15,7 +20,16 @@ export function sitePackage(dir: string): string {
       .toLowerCase()
       .replace(/[^a-z0-9._-]+/g, '-')
       .replace(/^[._-]+/, '') || 'my-site';
-  const tool = path.relative(path.resolve(dir), toolRoot).split(path.sep).join('/') || '.';
+  const tool = toolPackage();
+  const pick = (from: Record<string, string>, names: string[]) =>
+    Object.fromEntries(
+      names.map((dependency) => {
+        const version = from[dependency];
+        if (!version)
+          throw new Error(`${tool.name}'s package.json lists no ${dependency}: a new site needs its version.`);
+        return [dependency, version];
+      }),
+    );
   const pkg = {
     name,
     private: true,
@@ -25,9 +39,11 @@ export function sitePackage(dir: string): string {
       serve: 'site-gen serve',
       watch: 'site-gen watch',
       deploy: 'site-gen deploy',
+      typecheck: 'tsc --noEmit',
       test: 'node --test test/',
     },
-    dependencies: { 'site-gen-ssg': `file:${tool}` },
+    dependencies: { [tool.name]: `^${tool.version}`, ...pick(tool.dependencies, ['react', 'zod']) },
+    devDependencies: pick(tool.devDependencies, ['@types/node', '@types/react', '@types/react-dom', 'typescript']),
   };
   return `${JSON.stringify(pkg, null, 2)}\n`;
 }
@@ -73,10 +89,12 @@ export function addNewCommand(program: Command): void {
           '',
           'Next:',
           `  cd ${shown}`,
-          '  npm install      links site-gen (a file: dependency on this copy of the tool)',
-          '  npm run build    builds the site into dist/',
-          '  npm run serve    serves dist/ at http://127.0.0.1:4321',
-          '  npm test         builds, serves and checks the home page',
+          '  npm install        installs site-gen and TypeScript',
+          '  npm run build      builds the site into dist/',
+          '  npm run serve      serves dist/ at http://127.0.0.1:4321',
+          '  npm run watch      rebuilds and reloads the browser on each save',
+          '  npm run typecheck  type-checks the site (tsc --noEmit)',
+          '  npm test           builds, serves and checks the home page',
           '',
         ].join('\n'),
       );
