@@ -187,7 +187,7 @@ function emitDeclarations(outdir, strict) {
  * Builds into a folder of its own, then swaps it in for lib/, so a command starting meanwhile runs the old build or
  * the new one, never half of one.
  */
-export async function buildPackage({ strict = true } = {}) {
+export async function buildPackage({ strict = true, ifStale = false } = {}) {
   const stamp = sourcesStamp();
   const temp = `${lib}.tmp-${process.pid}`;
   const old = `${lib}.old-${process.pid}`;
@@ -197,8 +197,12 @@ export async function buildPackage({ strict = true } = {}) {
     await checkBrowserSources();
     emitDeclarations(temp, strict);
     writeFileSync(join(temp, STAMP), stamp);
-    if (existsSync(lib)) renameSync(lib, old);
-    renameSync(temp, lib);
+    // Commands started together after an edit each rebuild; the first swaps its build in, the others keep it rather
+    // than swap again under a command already running.
+    if (!(ifStale && libIsCurrent())) {
+      if (existsSync(lib)) renameSync(lib, old);
+      renameSync(temp, lib);
+    }
   } finally {
     rmSync(temp, { recursive: true, force: true });
     rmSync(old, { recursive: true, force: true });
@@ -215,7 +219,7 @@ function countFiles(dir) {
 
 /** For bin/site-gen.js in a checkout: rebuilds lib/ when a source changed since it was built, quietly. */
 export async function buildIfStale() {
-  if (!libIsCurrent()) await buildPackage({ strict: false });
+  if (!libIsCurrent()) await buildPackage({ strict: false, ifStale: true });
 }
 
 const invoked = process.argv[1] && pathToFileURL(resolve(process.argv[1])).href === import.meta.url;
