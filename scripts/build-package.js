@@ -40,6 +40,7 @@ function sourcesStamp() {
   for (const file of [
     ...toolSources(),
     join(root, 'tsconfig.json'),
+    join(root, 'tsconfig.package.json'),
     join(root, 'package.json'),
     fileURLToPath(import.meta.url),
   ]) {
