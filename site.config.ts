@@ -1,5 +1,5 @@
 // What site-gen needs to know about this site: where it lives, its name and language, and how it is built and deployed.
-import { defineConfig } from 'site-gen';
+import { defineConfig } from 'site-gen-ssg';
 
 export default defineConfig({
   site: {

@@ -1,4 +1,4 @@
-// The public API of site-gen: all that site.config.ts and a site's own code may import, as `from 'site-gen'`.
+// The public API of site-gen: all that site.config.ts and a site's own code may import, as `from 'site-gen-ssg'`.
 export { defineConfig } from './core/config.ts';
 export type { SiteConfig, SiteConfigInput, SiteInfo } from './core/config.ts';
 export { behaviour, island } from './island.tsx';

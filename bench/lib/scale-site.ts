@@ -11,7 +11,7 @@ const releasesSchema = z.array(release).min(1, { error: 'is empty; list at least
 
 const PAGE = `// One release: its title, artist and summary, then the contact form, as the contact page lays them out.
 import type { Content } from '../../../content/schema.ts';
-import type { PageProps } from 'site-gen';
+import type { PageProps } from 'site-gen-ssg';
 import { Layout } from '../components/Layout.tsx';
 import ContactFormIsland from '../islands/contact-form.tsx';
 

@@ -1,8 +1,6 @@
 // The site-gen command line: wires each command's arguments to its function, prints errors once, returns the exit code.
 import { Command, CommanderError } from 'commander';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { toolRoot } from '../core/paths.ts';
+import { toolPackage } from '../core/package.ts';
 import { describeError, SiteGenError } from '../core/errors.ts';
 import { addBuildCommand } from './build.ts';
 import { addDeployCommand } from './deploy.ts';
@@ -13,7 +11,7 @@ import { addWatchCommand } from './watch.ts';
 export function createProgram(): Command {
   const program = new Command('site-gen')
     .description('A small static-site generator: React server rendering, islands, critical CSS, safe S3 deploys.')
-    .version(version(), '-v, --version', 'print the version')
+    .version(toolPackage().version, '-v, --version', 'print the version')
     .option('--debug', 'print stack traces with errors')
     .showHelpAfterError('(run "site-gen --help" for usage)')
     .showSuggestionAfterError()
@@ -35,10 +33,6 @@ Run "site-gen <command> --help" for a command's options.`,
   addDeployCommand(program);
   addNewCommand(program);
   return program;
-}
-
-function version(): string {
-  return (JSON.parse(readFileSync(join(toolRoot, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
 /** Runs the CLI; resolves to the process exit code. */

@@ -1,59 +1,111 @@
 // `site-gen new <dir>`: writes a minimal working site (config, content, one page, one island, a stylesheet, a template, a smoke test) from src/cli/scaffold/.
-import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { toolRoot } from '../core/paths.ts';
+import { toolPackage } from '../core/package.ts';
 import { UsageError } from '../core/errors.ts';
 
 const scaffold = path.join(toolRoot, 'src/cli/scaffold');
 
-/** The new site's package.json: site-gen as a dependency by a file: path, and scripts for each command. */
-export function sitePackage(dir: string): string {
+/**
+ * The new site's package.json: this tool's package by version (`^` its own), the packages the site's code imports
+ * itself (React, zod) and TypeScript with the type packages, all at the versions this tool is built and checked with,
+ * and a script for each command.
+ */
+export function sitePackage(dir: string, existing: SitePackageJson = {}): string {
   const name =
     path
       .basename(path.resolve(dir))
       .toLowerCase()
       .replace(/[^a-z0-9._-]+/g, '-')
       .replace(/^[._-]+/, '') || 'my-site';
-  const tool = path.relative(path.resolve(dir), toolRoot).split(path.sep).join('/') || '.';
+  const tool = toolPackage();
+  const pick = (from: Record<string, string>, names: string[]) =>
+    Object.fromEntries(
+      names.map((dependency) => {
+        const version = from[dependency];
+        if (!version)
+          throw new Error(`${tool.name}'s package.json lists no ${dependency}: a new site needs its version.`);
+        return [dependency, version];
+      }),
+    );
   const pkg = {
-    name,
+    ...existing,
+    name: existing.name ?? name,
     private: true,
     type: 'module',
     scripts: {
+      ...existing.scripts,
       build: 'site-gen build',
       serve: 'site-gen serve',
       watch: 'site-gen watch',
       deploy: 'site-gen deploy',
+      typecheck: 'tsc --noEmit',
       test: 'node --test test/',
     },
-    dependencies: { 'site-gen': `file:${tool}` },
+    // What the folder already lists wins: `npm install site-gen-ssg` wrote its own range (or a tarball's path).
+    dependencies: {
+      [tool.name]: `^${tool.version}`,
+      ...pick(tool.dependencies, ['react', 'zod']),
+      ...existing.dependencies,
+    },
+    devDependencies: {
+      ...pick(tool.devDependencies, ['@types/node', '@types/react', '@types/react-dom', 'typescript']),
+      ...existing.devDependencies,
+    },
   };
   return `${JSON.stringify(pkg, null, 2)}\n`;
 }
 
-/** Writes the site into `dir`, which must not exist or be empty; returns the files written, relative to it. */
+interface SitePackageJson {
+  name?: string;
+  scripts?: Record<string, string>;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+}
+
+/** What `npm install site-gen-ssg` leaves in a folder: `site-gen new .` writes the site beside it. */
+const NPM_FILES = new Set(['package.json', 'package-lock.json', 'node_modules']);
+
+/**
+ * Writes the site into `dir`, which must not exist, or be empty, or hold only what `npm install` leaves (its
+ * package.json is kept and completed); returns the files written, relative to it.
+ */
 export function createSite(dir: string): string[] {
   const target = path.resolve(dir);
-  if (existsSync(target) && readdirSync(target).length > 0) {
+  const present = existsSync(target) ? readdirSync(target) : [];
+  if (present.some((name) => !NPM_FILES.has(name))) {
     throw new UsageError(
       `${dir} already exists and is not empty. Choose a new folder, e.g. \`site-gen new my-site\`, or empty it first.`,
     );
+  }
+  const manifest = path.join(target, 'package.json');
+  let existing: SitePackageJson = {};
+  if (present.includes('package.json')) {
+    try {
+      existing = JSON.parse(readFileSync(manifest, 'utf8')) as SitePackageJson;
+    } catch (error) {
+      throw new UsageError(
+        `${path.join(dir, 'package.json')} is not valid JSON (${(error as Error).message}). Fix or delete it, then run site-gen new again.`,
+      );
+    }
   }
   mkdirSync(target, { recursive: true });
   cpSync(scaffold, target, { recursive: true });
   // Stored without its dot, so that nothing treats the scaffold itself as ignoring files.
   renameSync(path.join(target, 'gitignore'), path.join(target, '.gitignore'));
-  writeFileSync(path.join(target, 'package.json'), sitePackage(dir));
-  return listFiles(target)
+  writeFileSync(manifest, sitePackage(dir, existing));
+  return listFiles(target, path.join(target, 'node_modules'))
     .map((file) => path.relative(target, file).split(path.sep).join('/'))
     .sort();
 }
 
-function listFiles(dir: string): string[] {
+function listFiles(dir: string, skip: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const file = path.join(dir, entry.name);
-    return entry.isDirectory() ? listFiles(file) : [file];
+    if (file === skip) return [];
+    return entry.isDirectory() ? listFiles(file, skip) : [file];
   });
 }
 
@@ -63,7 +115,7 @@ export function addNewCommand(program: Command): void {
     .description(
       'write a minimal working site into a new folder: config, content, one page, one island, a stylesheet, a template and a smoke test',
     )
-    .argument('<dir>', 'folder to create (must not exist, or be empty)')
+    .argument('<dir>', 'folder to create (must not exist, or be empty, or hold only what npm install left)')
     .action((dir: string) => {
       const files = createSite(dir);
       const shown = path.relative(process.cwd(), path.resolve(dir)) || '.';
@@ -72,11 +124,13 @@ export function addNewCommand(program: Command): void {
           `Created ${shown}/ with ${files.length} files.`,
           '',
           'Next:',
-          `  cd ${shown}`,
-          '  npm install      links site-gen (a file: dependency on this copy of the tool)',
-          '  npm run build    builds the site into dist/',
-          '  npm run serve    serves dist/ at http://127.0.0.1:4321',
-          '  npm test         builds, serves and checks the home page',
+          ...(shown === '.' ? [] : [`  cd ${shown}`]),
+          '  npm install        installs site-gen and TypeScript',
+          '  npm run build      builds the site into dist/',
+          '  npm run serve      serves dist/ at http://127.0.0.1:4321',
+          '  npm run watch      rebuilds and reloads the browser on each save',
+          '  npm run typecheck  type-checks the site (tsc --noEmit)',
+          '  npm test           builds, serves and checks the home page',
           '',
         ].join('\n'),
       );

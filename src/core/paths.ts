@@ -1,32 +1,46 @@
 // Where things are: the tool's own files, and the conventional layout of a site project.
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/**
- * Set by the tool's compile (src/tool/compile.js) to the way from the compiled modules' folder to the tool's folder;
- * undefined when the tool runs from source (under tsx, as the unit tests run it).
- */
-declare const SITE_GEN_TOOL_ROOT: string | undefined;
-
 const here = dirname(fileURLToPath(import.meta.url));
-const compiled = typeof SITE_GEN_TOOL_ROOT === 'string';
-
-/** The folder site-gen itself is installed in (this repository). */
-export const toolRoot = compiled ? resolve(here, SITE_GEN_TOOL_ROOT) : resolve(here, '../..');
-
-/** The public entry's source: what a site imports as `site-gen`, bundled into the browser's scripts. */
-export const publicEntry = join(toolRoot, 'src/index.ts');
 
 /**
- * The public entry as the running tool has loaded it: what a site's code run by Node imports as `site-gen`, so the
- * renderer and the site's pages share one instance (one island registry, one base context). The compiled index.js
- * beside this module when the tool runs compiled, the source when it runs under tsx.
+ * The folder of the tool's modules: lib/ as installed (compiled ahead of time by scripts/build-package.js), src/ when
+ * the tool runs from source (under tsx, as the unit tests run it). Its modules end in `.js` or `.ts` accordingly.
  */
-export const loadedPublicEntry = compiled ? join(here, 'index.js') : publicEntry;
+const codeDir = resolve(here, '..');
+const codeExt = extname(fileURLToPath(import.meta.url));
 
-/** What `site-gen` is for a behaviour module in the browser: the public API without React. */
-export const behaviourEntry = join(toolRoot, 'src/runtime/site-gen.ts');
+/** The folder site-gen itself is installed in: its package.json, bin/, lib/ (this repository, in a checkout). */
+export const toolRoot = resolve(codeDir, '..');
+
+/** One of the tool's own modules by its path without extension (`cli/main`), as the running tool has it. */
+export function toolModule(name: string): string {
+  return join(codeDir, `${name}${codeExt}`);
+}
+
+/**
+ * One of the tool's modules that a site's browser scripts bundle (`runtime/start`), as TypeScript source in src/: the
+ * package ships these (package.json "files"; scripts/build-package.js checks that it ships all they import). Source,
+ * not lib/'s JavaScript, so a site's scripts are the same bytes however the tool runs: esbuild's minifier names
+ * variables by the characters of its input, type annotations included, and its hashes by the inputs' paths.
+ */
+export function browserModule(name: string): string {
+  return join(toolRoot, 'src', `${name}.ts`);
+}
+
+/**
+ * The public entry, what a site imports as `site-gen-ssg`, as the running tool has loaded it: what the site's code
+ * run by Node imports, so the renderer and the site's pages share one instance (one island registry, one base context).
+ */
+export const publicEntry = toolModule('index');
+
+/** The public entry as the site's browser scripts bundle it. */
+export const browserEntry = browserModule('index');
+
+/** What `site-gen-ssg` is for a behaviour module in the browser: the public API without React. */
+export const behaviourEntry = browserModule('runtime/site-gen');
 
 export interface ProjectPaths {
   root: string;
@@ -44,7 +58,10 @@ export interface ProjectPaths {
   stylesheet: string;
   template: string;
   public: string;
-  /** Scratch space for bundles the build imports (inside the tool so `react` resolves to the tool's copy). */
+  /**
+   * What site-gen keeps between builds and its scratch files: the site's own node_modules/.cache/site-gen, never the
+   * tool's folder (which may be read-only: a global install, a CI cache, pnpm's store).
+   */
   cache: string;
 }
 
@@ -64,7 +81,7 @@ export function projectPaths(configFile: string): ProjectPaths {
     stylesheet: join(root, 'src/site/styles/main.css'),
     template: join(root, 'templates/document.html'),
     public: join(root, 'public'),
-    cache: join(toolRoot, 'node_modules/.cache/site-gen'),
+    cache: join(root, 'node_modules/.cache/site-gen'),
   };
 }
 

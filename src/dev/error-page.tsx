@@ -1,4 +1,5 @@
 // What the dev server shows while the last rebuild is broken: the site's error screen (or site-gen's) with the message, the file and the stack.
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
@@ -35,17 +36,23 @@ export function describeFailure(error: unknown, context: FailureContext): BuildF
 
 function projectStack(stack: string, context: FailureContext): string {
   const [head, ...frames] = stack.split('\n');
+  // The cache first (it is inside the project), each also as Node names it: by its real path, when the site's
+  // node_modules is a link to another folder's.
+  const prefixes = [context.cache, context.root].flatMap((dir) => [...new Set([dir, realPath(dir)])]);
   const shown = frames
     .map((frame) =>
-      frame
-        .replace(/file:\/\//g, '')
-        .split(`${context.cache}${path.sep}`)
-        .join('')
-        .split(`${context.root}${path.sep}`)
-        .join(''),
+      prefixes.reduce((text, dir) => text.split(`${dir}${path.sep}`).join(''), frame.replace(/file:\/\//g, '')),
     )
     .filter((frame) => !/node_modules|node:internal|\(<anonymous>\)|\(native\)/.test(frame));
   return [head, ...shown].join('\n');
+}
+
+function realPath(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
+  }
 }
 
 export interface ErrorPageOptions {

@@ -4,7 +4,7 @@ import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { watch as watchFiles, type FSWatcher } from 'chokidar';
 import { build } from 'esbuild';
-import { projectPaths, toolRoot, type ProjectPaths } from '../core/paths.ts';
+import { projectPaths, browserModule, type ProjectPaths } from '../core/paths.ts';
 import { assertSafeOutDir, writeOutput } from '../pipeline/write.ts';
 import { ConfigError } from '../core/errors.ts';
 import { CACHE_IMMUTABLE } from '../core/http/policy.ts';
@@ -141,7 +141,7 @@ export async function startWatch(options: WatchOptions): Promise<WatchSession> {
 /** The reload client, bundled for the browser once per session, at a URL named by its content so pages cache it for good. */
 async function bundleReloadClient(): Promise<{ url: string; code: string }> {
   const result = await build({
-    entryPoints: [path.join(toolRoot, 'src/runtime/reload.ts')],
+    entryPoints: [browserModule('runtime/reload')],
     bundle: true,
     write: false,
     format: 'esm',

@@ -3,7 +3,7 @@
 import { build, type BuildOptions, type Message, type Metafile, type Plugin } from 'esbuild';
 import { join, relative } from 'node:path';
 import { BundleError, IslandError } from '../core/errors.ts';
-import { findModule, toolRoot } from '../core/paths.ts';
+import { findModule, browserModule, toolRoot } from '../core/paths.ts';
 import { publicEntryForBrowser } from './public-entry.ts';
 import type { EsbuildCache } from './esbuild-cache.ts';
 import { formatMessage } from './server-bundle.ts';
@@ -60,8 +60,8 @@ export interface BundleOptions extends ModuleDirs {
 const ENTRY_NAMESPACE = 'site-gen-entry';
 // A virtual output folder: nothing is written, paths are made relative to it.
 const OUTDIR = 'site-gen-out';
-const runtimeStart = join(toolRoot, 'src/runtime/start.ts');
-const runtimeCapture = join(toolRoot, 'src/runtime/capture.ts');
+const runtimeStart = browserModule('runtime/start');
+const runtimeCapture = browserModule('runtime/capture');
 
 /** The module of an island (src/site/islands/<name>) or a behaviour (src/site/behaviours/<name>), if it exists. */
 export function islandModule(dirs: ModuleDirs, use: Pick<IslandUse, 'name' | 'behaviour'>): string | undefined {
@@ -255,7 +255,7 @@ function assertNoReact(
   const chain = importChain(input, metafile) ?? [input];
   throw new IslandError(
     `Behaviour "${use.name}" would load React in the browser: ${chain.map((file) => file.replace(/^.*node_modules\//, '')).join(' imports ')}. ` +
-      `A behaviour runs plain DOM code: import no module that uses React, and from 'site-gen' only behaviour (its React-free face); ` +
+      `A behaviour runs plain DOM code: import no module that uses React, and from 'site-gen-ssg' only behaviour (its React-free face); ` +
       'or make it an island (src/site/islands/).',
   );
 }

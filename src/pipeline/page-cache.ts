@@ -1,12 +1,11 @@
 // What `site-gen build` keeps between builds: each page's render, critical CSS and document, the client bundle and the
 // compressed output files, named by a hash of everything each was made from, so unchanged work is read back.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-import { toolSources } from '../tool/compile.js';
-import { toolRoot } from '../core/paths.ts';
+import { toolModule, toolRoot } from '../core/paths.ts';
 import type { ClientBundle } from './bundle.ts';
 import { asBuffer, type Compressed, type CompressionStore } from './compress.ts';
 import type { RenderedPage } from './render.tsx';
@@ -47,12 +46,46 @@ let toolKey: string | undefined;
 
 /**
  * The tool's own code and its dependencies' versions: a new site-gen, React or esbuild may make other pages from the
- * same site. The site's folder (src/site) is the site's code, hashed through its bundle instead.
+ * same site. By content, so a cache outlives any one build of the tool: the version in package.json, every file of the
+ * running code (lib/ as installed; src/ less the site and the scaffold under tsx), and the version of each dependency
+ * as installed. The site's folder (src/site) is the site's code, hashed through its bundle instead.
  */
 export function toolVersionKey(): string {
-  // The same files the tool's compile follows (src/tool/compile.js), by content: a cache outlives any one compile.
-  toolKey ??= hash(...toolSources(toolRoot).flatMap((file) => [relative(toolRoot, file), readFileSync(file)]));
+  if (toolKey) return toolKey;
+  const manifest = join(toolRoot, 'package.json');
+  const dependencies = Object.keys(
+    (JSON.parse(readFileSync(manifest, 'utf8')) as { dependencies?: Record<string, string> }).dependencies ?? {},
+  ).sort();
+  toolKey = hash(
+    readFileSync(manifest),
+    ...toolCode(dirname(toolModule('index'))).flatMap((file) => [relative(toolRoot, file), readFileSync(file)]),
+    ...dependencies.map((name) => `${name}@${installedVersion(name)}`),
+  );
   return toolKey;
+}
+
+/** The files of the tool's code folder, sorted; src/site and the scaffold are not the tool, nor lib/'s build stamp. */
+function toolCode(dir: string): string[] {
+  const skipped = new Set([join(dir, 'site'), join(dir, 'cli', 'scaffold')]);
+  const files: string[] = [];
+  const walk = (folder: string) => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory() && !skipped.has(path)) walk(path);
+      else if (entry.isFile() && !entry.name.startsWith('.')) files.push(path);
+    }
+  };
+  walk(dir);
+  return files.sort();
+}
+
+/** The version of a dependency as Node finds it from the tool's folder (its node_modules, then each parent's). */
+function installedVersion(name: string): string {
+  for (let dir = toolRoot; ; dir = dirname(dir)) {
+    const manifest = join(dir, 'node_modules', name, 'package.json');
+    if (existsSync(manifest)) return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
+    if (dirname(dir) === dir) return 'missing';
+  }
 }
 
 /**

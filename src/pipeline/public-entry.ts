@@ -1,25 +1,58 @@
-// How `import … from 'site-gen'` in a site's code resolves when site-gen bundles that code: always to this tool's own
-// public entry, whichever copy (if any) the site has installed, so the renderer, the runtime and the pages share one
-// island registry and one base context. In the browser, a behaviour module gets the entry without React instead.
-import type { Plugin } from 'esbuild';
-import { isAbsolute, relative } from 'node:path';
+// How the packages a site's code imports resolve when site-gen bundles that code. `site-gen-ssg` always resolves to
+// this tool's own public entry, whichever copy (if any) the site has installed, and React to the tool's own copy, so
+// the renderer, the runtime and the pages share one island registry, one base context and one React. In the browser,
+// a behaviour module gets the entry without React instead.
+import type { Plugin, PluginBuild } from 'esbuild';
+import { isBuiltin } from 'node:module';
+import { dirname, isAbsolute, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { behaviourEntry, loadedPublicEntry, publicEntry } from '../core/paths.ts';
+import { behaviourEntry, browserEntry, publicEntry } from '../core/paths.ts';
 
-const SPECIFIER = /^site-gen$/;
+const SPECIFIER = /^site-gen-ssg$/;
 
-/** For code Node runs: left as an import of the entry's file URL, so Node loads the one instance the tool has loaded. */
+/** Packages the tool renders or hydrates with: a site's import of them gets the tool's copy, whatever it installed. */
+const SHARED = /^(react|react-dom)(\/|$)/;
+
+/** A bare specifier: a package, not a relative or absolute path. */
+const PACKAGE = /^[^./]/;
+
+/** Marks a resolve that one of these plugins started, so it does not see its own call again. */
+const NESTED = Symbol('site-gen nested resolve');
+
+/** Resolves a package as esbuild would, from the tool's folder when it is React, else from the importing file. */
+async function resolvePackage(build: PluginBuild, args: Parameters<Parameters<PluginBuild['onResolve']>[1]>[0]) {
+  return build.resolve(args.path, {
+    kind: args.kind,
+    importer: args.importer,
+    resolveDir: SHARED.test(args.path) ? dirname(publicEntry) : args.resolveDir,
+    pluginData: NESTED,
+  });
+}
+
+/**
+ * For code Node runs, bundled into the site's cache folder and imported from there: `site-gen-ssg` is left as an
+ * import of the entry's file URL (Node loads the one instance the tool has loaded), and every other package as an
+ * import of the file it resolves to now, from the importing file (a site's own packages) or the tool's folder (React,
+ * and packages only the tool has installed): from the cache folder Node alone would find neither.
+ */
 export const publicEntryForNode: Plugin = {
   name: 'site-gen-public-entry',
   setup(build) {
-    build.onResolve({ filter: SPECIFIER }, () => ({ path: pathToFileURL(loadedPublicEntry).href, external: true }));
+    build.onResolve({ filter: SPECIFIER }, () => ({ path: pathToFileURL(publicEntry).href, external: true }));
+    build.onResolve({ filter: PACKAGE }, async (args) => {
+      if (args.pluginData === NESTED || isBuiltin(args.path)) return undefined;
+      const found = await resolvePackage(build, args);
+      if (found.errors.length > 0) return { errors: found.errors };
+      return { path: found.external ? found.path : pathToFileURL(found.path).href, external: true };
+    });
   },
 };
 
 /**
- * For the browser bundle: the entry bundled in (src/runtime/hydrate.ts imports it too, so it shares their chunk).
- * A module in the behaviours folder gets src/runtime/site-gen.ts, which never reaches React: esbuild splits chunks by
- * file, so importing `behaviour` from the whole entry would make the behaviour's chunk import React's.
+ * For the browser bundle: the entry bundled in (src/runtime/hydrate.ts imports it too, so it shares their chunk), and
+ * React from the tool's folder. A module in the behaviours folder gets src/runtime/site-gen.ts, which never reaches
+ * React: esbuild splits chunks by file, so importing `behaviour` from the whole entry would make the behaviour's chunk
+ * import React's.
  */
 export function publicEntryForBrowser(behavioursDir?: string): Plugin {
   const inBehaviours = (file: string) => {
@@ -30,8 +63,15 @@ export function publicEntryForBrowser(behavioursDir?: string): Plugin {
     name: 'site-gen-public-entry',
     setup(build) {
       build.onResolve({ filter: SPECIFIER }, (args) => ({
-        path: inBehaviours(args.importer) ? behaviourEntry : publicEntry,
+        path: inBehaviours(args.importer) ? behaviourEntry : browserEntry,
       }));
+      build.onResolve({ filter: SHARED }, async (args) => {
+        if (args.pluginData === NESTED) return undefined;
+        const found = await resolvePackage(build, args);
+        return found.errors.length > 0
+          ? { errors: found.errors }
+          : { path: found.path, sideEffects: found.sideEffects };
+      });
     },
   };
 }

@@ -52,12 +52,15 @@ export async function loadServerModule<T>(options: ServerBundleOptions): Promise
       format: 'esm',
       platform: 'node',
       target: 'node20',
-      packages: 'external',
+      // Packages stay imports (publicEntryForNode resolves each to its file); only 'module' is dropped from esbuild's
+      // conditions, so a package resolves to the file Node itself would load (one instance, shared with the tool).
+      conditions: [],
       jsx: 'automatic',
       metafile: true,
       sourcemap: 'inline',
       logLevel: 'silent',
       absWorkingDir: options.root,
+      // A package the site has not installed is looked for where the tool's packages are.
       nodePaths: [join(toolRoot, 'node_modules')],
       plugins: [publicEntryForNode],
       define: { 'process.env.NODE_ENV': '"production"' },

@@ -1,4 +1,4 @@
-// What `import … from 'site-gen'` is for a behaviour module (src/site/behaviours/) in the browser bundle: the public
+// What `import … from 'site-gen-ssg'` is for a behaviour module (src/site/behaviours/) in the browser bundle: the public
 // API without React, so a behaviour's chunk never reaches it (src/pipeline/public-entry.ts resolves it by importer).
 import { defineBehaviour, type Mount } from '../behaviour.ts';
 import type { BehaviourComponent, IslandOptions } from '../island.tsx';

@@ -1,5 +1,5 @@
 // What this site adds to every page's <head> through site-gen's head hook: the theme, and the company as JSON-LD.
-import type { HeadContext, HeadContent, SiteInfo } from 'site-gen';
+import type { HeadContext, HeadContent, SiteInfo } from 'site-gen-ssg';
 import type { Company, Content, Theme } from '../../content/schema.ts';
 
 export function head({ site, content }: HeadContext<Content>): HeadContent {

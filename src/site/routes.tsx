@@ -1,6 +1,6 @@
 // The site's pages: which component renders at which path, and what goes in each page's <head>.
 import type { Content } from '../../content/schema.ts';
-import type { Route } from 'site-gen';
+import type { Route } from 'site-gen-ssg';
 import { fill } from './lib/text.ts';
 import { ContactPage } from './pages/ContactPage.tsx';
 import { HomePage } from './pages/HomePage.tsx';

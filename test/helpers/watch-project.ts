@@ -19,7 +19,7 @@ export interface ProjectCopy {
 
 /**
  * Copies the site (config, content, templates, public, src/site) into a temporary folder outside this repository,
- * as a site of its own: its code imports only 'site-gen', which site-gen resolves to itself when it builds the copy.
+ * as a site of its own: its code imports only 'site-gen-ssg', which site-gen resolves to itself when it builds the copy.
  * node_modules is a link to this repository's, for the packages the site itself uses (its CSS imports @fontsource).
  */
 export async function copyProject(): Promise<ProjectCopy> {

@@ -94,18 +94,18 @@ export function boundaryViolations(sources: Source[], exported: Exported): strin
         const inside =
           site.root === '' ? site.parts.some((part) => target.startsWith(part)) : target.startsWith(site.root);
         if (!inside)
-          problems.push(`${file}: imports "${use.specifier}", outside its site; import site-gen as 'site-gen'.`);
-      } else if (use.specifier.startsWith('site-gen/')) {
-        problems.push(`${file}: imports "${use.specifier}"; a site imports site-gen only as 'site-gen'.`);
-      } else if (use.specifier === 'site-gen' && file.startsWith(`${site.root}src/site/behaviours/`)) {
+          problems.push(`${file}: imports "${use.specifier}", outside its site; import site-gen as 'site-gen-ssg'.`);
+      } else if (use.specifier.startsWith('site-gen-ssg/')) {
+        problems.push(`${file}: imports "${use.specifier}"; a site imports site-gen only as 'site-gen-ssg'.`);
+      } else if (use.specifier === 'site-gen-ssg' && file.startsWith(`${site.root}src/site/behaviours/`)) {
         for (const name of use.names.filter((n) => !exported.behaviours.has(n))) {
           problems.push(
-            `${file}: imports "${name}" from 'site-gen'; a behaviour runs without React, and in the browser 'site-gen' gives it only what src/runtime/site-gen.ts exports.`,
+            `${file}: imports "${name}" from 'site-gen-ssg'; a behaviour runs without React, and in the browser 'site-gen-ssg' gives it only what src/runtime/site-gen.ts exports.`,
           );
         }
-      } else if (use.specifier === 'site-gen') {
+      } else if (use.specifier === 'site-gen-ssg') {
         for (const name of use.names.filter((n) => !exported.all.has(n)))
-          problems.push(`${file}: imports "${name}" from 'site-gen', which src/index.ts does not export.`);
+          problems.push(`${file}: imports "${name}" from 'site-gen-ssg', which src/index.ts does not export.`);
       }
     }
   }
@@ -224,7 +224,7 @@ boundary("no generator module imports a site, and the sites import only what sit
 
 boundary('the site and the fixture use site-gen through its name', () => {
   const byName = repositorySources().filter(
-    (s) => siteOf(s.file) && importsOf(s.source).some((u) => u.specifier === 'site-gen'),
+    (s) => siteOf(s.file) && importsOf(s.source).some((u) => u.specifier === 'site-gen-ssg'),
   );
   for (const file of [
     'site.config.ts',
@@ -235,7 +235,7 @@ boundary('the site and the fixture use site-gen through its name', () => {
   ]) {
     assert.ok(
       byName.some((s) => s.file === file),
-      `${file} imports 'site-gen'`,
+      `${file} imports 'site-gen-ssg'`,
     );
   }
 });
@@ -250,13 +250,19 @@ boundary('fails on a planted violation of each rule', () => {
     },
     { file: 'src/pipeline/document.ts', source: "const load = () => import('../../site.config.ts');" },
     { file: 'src/site/components/Hero.tsx', source: "import { withBase } from '../../base.ts';" },
-    { file: 'src/site/islands/faq.tsx', source: "import { island, IslandBoundary } from 'site-gen';" },
+    { file: 'src/site/islands/faq.tsx', source: "import { island, IslandBoundary } from 'site-gen-ssg';" },
     {
       file: 'test/fixtures/basic/src/site/islands/counter.tsx',
       source: "import { island } from '../../../../../../src/island.tsx';",
     },
-    { file: 'test/fixtures/basic/site.config.ts', source: "export { defineConfig } from 'site-gen/src/config.ts';" },
-    { file: 'src/site/behaviours/enhance.ts', source: "import { behaviour, useBase, type Mount } from 'site-gen';" },
+    {
+      file: 'test/fixtures/basic/site.config.ts',
+      source: "export { defineConfig } from 'site-gen-ssg/src/config.ts';",
+    },
+    {
+      file: 'src/site/behaviours/enhance.ts',
+      source: "import { behaviour, useBase, type Mount } from 'site-gen-ssg';",
+    },
   ];
   const problems = boundaryViolations(planted, exported);
   assert.is(problems.length, 8, problems.join('\n'));
@@ -267,15 +273,15 @@ boundary('fails on a planted violation of each rule', () => {
   assert.match(problems[1]!, 'src/dev/error-page.tsx: imports "../../content/errors.ts"');
   assert.match(problems[2]!, 'src/pipeline/document.ts: imports "../../site.config.ts"');
   assert.match(problems[3]!, 'src/site/components/Hero.tsx: imports "../../base.ts", outside its site');
-  assert.match(problems[4]!, 'imports "IslandBoundary" from \'site-gen\', which src/index.ts does not export');
+  assert.match(problems[4]!, 'imports "IslandBoundary" from \'site-gen-ssg\', which src/index.ts does not export');
   assert.match(
     problems[5]!,
     'test/fixtures/basic/src/site/islands/counter.tsx: imports "../../../../../../src/island.tsx", outside its site',
   );
-  assert.match(problems[6]!, "a site imports site-gen only as 'site-gen'");
+  assert.match(problems[6]!, "a site imports site-gen only as 'site-gen-ssg'");
   assert.is(
     problems[7]!,
-    "src/site/behaviours/enhance.ts: imports \"useBase\" from 'site-gen'; a behaviour runs without React, and in the browser 'site-gen' gives it only what src/runtime/site-gen.ts exports.",
+    "src/site/behaviours/enhance.ts: imports \"useBase\" from 'site-gen-ssg'; a behaviour runs without React, and in the browser 'site-gen-ssg' gives it only what src/runtime/site-gen.ts exports.",
   );
 });
 
@@ -354,24 +360,24 @@ boundary('reads every form of import, and type-only names', () => {
 
 boundary.run();
 
-const resolution = suite('\'site-gen\' resolves by its name (package.json "exports" and a self-reference)');
+const resolution = suite('\'site-gen-ssg\' resolves by its name (package.json "exports" and a self-reference)');
 
 resolution('in Node with tsx: to the same module instance as src/index.ts', async () => {
-  const byName = (await import('site-gen')) as typeof publicEntry;
+  const byName = (await import('site-gen-ssg')) as typeof publicEntry;
   assert.is(byName.island, publicEntry.island, 'one instance, so one island registry');
 });
 
 resolution("in esbuild without site-gen's own resolver: from the fixture, to src/index.ts", async () => {
   const result = await build({
     stdin: {
-      contents: "import { island } from 'site-gen'; console.log(island);",
+      contents: "import { island } from 'site-gen-ssg'; console.log(island);",
       resolveDir: join(repo, 'test/fixtures/basic/src/site'),
       loader: 'ts',
     },
     bundle: true,
     write: false,
     metafile: true,
-    // Only the packages site-gen itself uses stay out: 'site-gen' must be found and read, not left as a package.
+    // Only the packages site-gen itself uses stay out: 'site-gen-ssg' must be found and read, not left as a package.
     external: ['react', 'react/*', 'react-dom', 'react-dom/*', 'zod'],
     logLevel: 'silent',
     absWorkingDir: repo,

@@ -434,7 +434,7 @@ failures('an island without a module in src/site/islands/ is an unknown island',
   try {
     copy.write(
       'src/site/ghost.tsx',
-      "import { island } from 'site-gen';\nexport default island('ghost', () => <p>boo</p>, { hydrate: 'load' });\n",
+      "import { island } from 'site-gen-ssg';\nexport default island('ghost', () => <p>boo</p>, { hydrate: 'load' });\n",
     );
     copy.edit(
       'src/site/pages/static.tsx',

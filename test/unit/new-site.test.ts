@@ -1,9 +1,9 @@
 // `site-gen new <dir>` outside this repository: the site it writes type-checks, builds, serves and passes its own
-// smoke test, with site-gen linked into its node_modules as `npm install` links a file: dependency.
+// smoke test, with its dependencies linked into its node_modules (test/unit/package.test.ts installs the tarball).
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -59,26 +59,40 @@ created('writes config, content, one page, one island, a stylesheet, a template 
   }
 });
 
-created('its package.json depends on this copy of site-gen by a file: path', () => {
-  const pkg = JSON.parse(readFileSync(join(scratch.site, 'package.json'), 'utf8'));
-  assert.is(pkg.name, 'my-site');
-  assert.is(pkg.type, 'module');
-  const dependency = pkg.dependencies['site-gen'] as string;
-  assert.ok(dependency.startsWith('file:'), dependency);
-  assert.is(realpathSync(resolve(scratch.site, dependency.slice('file:'.length))), realpathSync(repo));
-  assert.is(pkg.scripts.build, 'site-gen build');
-});
+created(
+  "its package.json depends on site-gen-ssg by this tool's version, with TypeScript and the type packages",
+  () => {
+    const pkg = JSON.parse(readFileSync(join(scratch.site, 'package.json'), 'utf8'));
+    const tool = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
+    assert.is(pkg.name, 'my-site');
+    assert.is(pkg.type, 'module');
+    assert.is(pkg.dependencies['site-gen-ssg'], `^${tool.version}`, 'by version, never by a path');
+    for (const name of ['react', 'zod']) assert.is(pkg.dependencies[name], tool.dependencies[name], name);
+    for (const name of ['typescript', '@types/react', '@types/react-dom', '@types/node'])
+      assert.is(pkg.devDependencies[name], tool.devDependencies[name], name);
+    assert.is(pkg.scripts.build, 'site-gen build');
+    assert.is(pkg.scripts.test, 'node --test test/');
+  },
+);
 
-created('the site imports only `site-gen`, type-checks, builds, serves and passes its own smoke test', async () => {
-  // What `npm install` does for a file: dependency (tried by hand: it adds this one link and nothing else).
-  mkdirSync(join(scratch.site, 'node_modules'));
-  symlinkSync(repo, join(scratch.site, 'node_modules/site-gen'), 'dir');
+created('the site imports only `site-gen-ssg`, type-checks, builds, serves and passes its own smoke test', async () => {
+  // What `npm install` does, by links: site-gen-ssg is this checkout, each other package the repository's copy (the
+  // same versions). test/unit/package.test.ts installs the packed tarball for real.
+  const pkg = JSON.parse(readFileSync(join(scratch.site, 'package.json'), 'utf8'));
+  for (const name of [...Object.keys(pkg.dependencies), ...Object.keys(pkg.devDependencies)]) {
+    mkdirSync(dirname(join(scratch.site, 'node_modules', name)), { recursive: true });
+    symlinkSync(
+      name === 'site-gen-ssg' ? repo : join(repo, 'node_modules', name),
+      join(scratch.site, 'node_modules', name),
+      'dir',
+    );
+  }
   const tsc = await exec(
     process.execPath,
     [join(repo, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', '.'],
     scratch.site,
   );
-  assert.is(tsc.code, 0, `tsc resolves 'site-gen' and the site type-checks:\n${tsc.stdout}${tsc.stderr}`);
+  assert.is(tsc.code, 0, `tsc resolves 'site-gen-ssg' and the site type-checks:\n${tsc.stdout}${tsc.stderr}`);
   const smoke = await exec(process.execPath, ['--test', 'test/'], scratch.site);
   assert.is(smoke.code, 0, `npm test (node --test test/) passes:\n${smoke.stdout}${smoke.stderr}`);
   assert.match(smoke.stdout, /# pass 1\n# fail 0/);

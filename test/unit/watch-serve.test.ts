@@ -1,5 +1,8 @@
 // `site-gen watch` serving: pages from memory by `serve`'s rules, the error page, the live-reload stream.
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseHTML } from 'linkedom';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -278,6 +281,30 @@ failure('an exception thrown by the site shows its stack in project paths, witho
     shown.stack,
     'Error: Hero is broken\n    at Hero (src/site/components/Hero.tsx:10:9)\n    at HomePage (src/site/pages/HomePage.tsx:4:3)',
   );
+});
+
+failure("names the site's files in project paths when its node_modules is a link to another folder's", () => {
+  // Node names a module by its real path: the server bundle in <project>/node_modules/.cache/site-gen, reached through
+  // the link, is reported from the folder the link points to.
+  const dir = mkdtempSync(join(tmpdir(), 'site-gen-linked-'));
+  try {
+    const project = join(dir, 'project');
+    mkdirSync(join(dir, 'shared/node_modules/.cache/site-gen'), { recursive: true });
+    mkdirSync(project);
+    symlinkSync(join(dir, 'shared/node_modules'), join(project, 'node_modules'), 'dir');
+    const thrown = new Error('Hero is broken');
+    thrown.stack = [
+      'Error: Hero is broken',
+      `    at Hero (file://${join(dir, 'shared/node_modules/.cache/site-gen/src/site/components/Hero.tsx')}:10:9)`,
+    ].join('\n');
+    const shown = describeFailure(new RenderError('Could not render /: Hero is broken', { cause: thrown }), {
+      root: project,
+      cache: join(project, 'node_modules/.cache/site-gen'),
+    });
+    assert.is(shown.stack, 'Error: Hero is broken\n    at Hero (src/site/components/Hero.tsx:10:9)');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 failure('a cause the message does not quote is listed after it', () => {

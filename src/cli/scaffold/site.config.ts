@@ -1,5 +1,5 @@
 // What site-gen needs to know about this site: where it will live, its name and language, and how it is built.
-import { defineConfig } from 'site-gen';
+import { defineConfig } from 'site-gen-ssg';
 
 export default defineConfig({
   site: {

@@ -1,6 +1,6 @@
 // The footer's copyright line: the build year in the HTML (its markup, on the page), the visitor's current year once
 // this has run.
-import { behaviour } from 'site-gen';
+import { behaviour } from 'site-gen-ssg';
 import { fill } from '../lib/text.ts';
 
 export interface CopyrightYearProps {

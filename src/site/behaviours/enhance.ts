@@ -1,7 +1,7 @@
 // Behaviours the server markup opts into, none with markup of its own: entrance animations (data-reveal), the pointer
 // glow (data-glow), the scroll-to-top link (a.to-top) and the header's scrolled state. Each lives in its own module
 // under lib/; they share one behaviour because they share one need (plain DOM code at idle), and so one small chunk.
-import { behaviour } from 'site-gen';
+import { behaviour } from 'site-gen-ssg';
 import { followPointerGlow } from '../lib/glow.ts';
 import { followHeaderScroll } from '../lib/header-scroll.ts';
 import { revealOnScroll } from '../lib/reveal.ts';

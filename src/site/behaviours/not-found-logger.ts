@@ -1,5 +1,5 @@
 // Logs the path a visitor asked for when the not-found page is shown, for whoever reads the browser console.
-import { behaviour } from 'site-gen';
+import { behaviour } from 'site-gen-ssg';
 
 export interface NotFoundLoggerProps {
   /** e.g. "404 Error: User attempted to access non-existent route:" */

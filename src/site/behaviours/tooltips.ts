@@ -1,6 +1,6 @@
 // Opens the page's tooltips (components/Tooltip.tsx, .tooltip-anchor): server markup anywhere on the page, given
 // behaviour by one set of listeners (lib/tooltips.ts) rather than by hydrating each control.
-import { behaviour } from 'site-gen';
+import { behaviour } from 'site-gen-ssg';
 import { enhanceTooltips } from '../lib/tooltips.ts';
 
 // interaction: a tooltip only matters once the pointer or the focus reaches a control that has one; the runtime then

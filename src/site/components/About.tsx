@@ -1,6 +1,6 @@
 // Who we are (#about): what the company does for artists, its four pillars, and two ways on.
 import type { Copy } from '../../../content/schema.ts';
-import { useWithBase } from 'site-gen';
+import { useWithBase } from 'site-gen-ssg';
 import { ButtonLink } from './ButtonLink.tsx';
 import { SectionHeader } from './SectionHeader.tsx';
 

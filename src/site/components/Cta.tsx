@@ -1,7 +1,7 @@
 // The call-to-action block (#cta). Compact mode keeps the badge, headline and 'Book Appointment' only.
 import ArrowRight from 'lucide-react/icons/arrow-right';
 import type { Copy } from '../../../content/schema.ts';
-import { useWithBase } from 'site-gen';
+import { useWithBase } from 'site-gen-ssg';
 import { cx } from '../lib/cx.ts';
 import { ButtonLink } from './ButtonLink.tsx';
 import { SectionHeader } from './SectionHeader.tsx';

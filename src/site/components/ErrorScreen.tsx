@@ -1,6 +1,6 @@
 // The fallback screen for an uncaught rendering error: heading, the error's message and its stack.
 import TriangleAlert from 'lucide-react/icons/triangle-alert';
-import type { ErrorScreenProps } from 'site-gen';
+import type { ErrorScreenProps } from 'site-gen-ssg';
 import errors from '../../../content/errors.ts';
 import { cx } from '../lib/cx.ts';
 

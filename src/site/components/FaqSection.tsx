@@ -1,6 +1,6 @@
 // Frequently Asked Questions (#faq): heading and intro beside the accordion.
 import type { Copy, FaqEntry } from '../../../content/schema.ts';
-import { useWithBase } from 'site-gen';
+import { useWithBase } from 'site-gen-ssg';
 import { FAQ_INTRO_DELAY_MS } from '../constants.ts';
 import FaqAccordion from '../islands/faq.tsx';
 import { ButtonLink } from './ButtonLink.tsx';

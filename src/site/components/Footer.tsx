@@ -2,7 +2,7 @@
 import Mail from 'lucide-react/icons/mail';
 import MapPin from 'lucide-react/icons/map-pin';
 import type { ReactNode } from 'react';
-import { useWithBase } from 'site-gen';
+import { useWithBase } from 'site-gen-ssg';
 import type { Company, Copy, Navigation } from '../../../content/schema.ts';
 import CopyrightYear from '../behaviours/copyright-year.ts';
 import { fill } from '../lib/text.ts';

@@ -1,6 +1,6 @@
 // The sticky site header: logo, theme switch and menu; smaller and bordered once the page is scrolled past 10 px.
 import type { NavLink } from '../../../content/schema.ts';
-import { useWithBase } from 'site-gen';
+import { useWithBase } from 'site-gen-ssg';
 import HeaderControls from '../islands/header-controls.tsx';
 import { Logo } from './Logo.tsx';
 import { MenuPanel } from './MenuPanel.tsx';

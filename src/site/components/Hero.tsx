@@ -1,7 +1,7 @@
 // The first screen of the home page (#home): tagline, introduction and the two calls to action.
 import ArrowRight from 'lucide-react/icons/arrow-right';
 import type { Copy } from '../../../content/schema.ts';
-import { useWithBase } from 'site-gen';
+import { useWithBase } from 'site-gen-ssg';
 import { Badge } from './Badge.tsx';
 import { ButtonLink } from './ButtonLink.tsx';
 import { DisplayTitle } from './DisplayTitle.tsx';

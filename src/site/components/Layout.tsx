@@ -1,6 +1,6 @@
 // The frame of every page: skip link, header, <main>, footer and (unless compact) the scroll-to-top button.
 import type { ReactNode } from 'react';
-import type { SiteInfo } from 'site-gen';
+import type { SiteInfo } from 'site-gen-ssg';
 import type { Content } from '../../../content/schema.ts';
 import Toasts from '../islands/toasts.tsx';
 import { fill } from '../lib/text.ts';

@@ -1,7 +1,7 @@
 // The menu's content: the home page sections, then the 'Book Appointment' call to action.
 import type { MouseEventHandler } from 'react';
 import type { NavLink } from '../../../content/schema.ts';
-import { useBase } from 'site-gen';
+import { useBase } from 'site-gen-ssg';
 import { pageHref } from '../lib/href.ts';
 import { ButtonLink } from './ButtonLink.tsx';
 

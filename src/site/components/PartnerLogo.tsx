@@ -1,6 +1,6 @@
 // One partner's wordmark, linked to the partner's site when the content gives one.
 import type { Partner } from '../../../content/schema.ts';
-import { useWithBase } from 'site-gen';
+import { useWithBase } from 'site-gen-ssg';
 
 export interface PartnerLogoProps {
   partner: Partner;

@@ -1,6 +1,6 @@
 // What we do (#services): the six service cards, 1 / 2 / 3 columns, and a call to action below.
 import type { Copy, Service } from '../../../content/schema.ts';
-import { useWithBase } from 'site-gen';
+import { useWithBase } from 'site-gen-ssg';
 import { SERVICE_CARD_DELAY_BASE_MS, SERVICE_CARD_DELAY_STEP_MS } from '../constants.ts';
 import { revealProps } from '../lib/reveal.ts';
 import { ButtonLink } from './ButtonLink.tsx';

@@ -1,7 +1,7 @@
 // The contact form, interactive: terms checked, a simulated send with a spinner, then a toast and every field reset.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { Copy } from '../../../content/schema.ts';
-import { island } from 'site-gen';
+import { island } from 'site-gen-ssg';
 import { ContactForm } from '../components/ContactForm.tsx';
 import { SIMULATED_SEND_DELAY_MS } from '../constants.ts';
 import { loadToasts, notify } from '../lib/toasts.ts';

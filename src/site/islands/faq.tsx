@@ -1,7 +1,7 @@
 // The FAQ accordion, interactive: each question opens and closes its answer on its own.
 import { useState } from 'react';
 import type { FaqEntry } from '../../../content/schema.ts';
-import { island } from 'site-gen';
+import { island } from 'site-gen-ssg';
 import { Faq } from '../components/Faq.tsx';
 
 export interface FaqAccordionProps {

@@ -1,5 +1,5 @@
 // The header's controls as an island: theme switch and menu.
-import { island } from 'site-gen';
+import { island } from 'site-gen-ssg';
 import { HeaderControls } from '../components/HeaderControls.tsx';
 
 // interaction: on every page, but needed only once the visitor reaches for the menu or the theme. The pointer arriving

@@ -1,7 +1,7 @@
 // 'Stay Connected', interactive: a valid address is "subscribed" (nothing is sent), thanked with a toast and cleared.
 import type { FormEvent } from 'react';
 import type { Copy } from '../../../content/schema.ts';
-import { island } from 'site-gen';
+import { island } from 'site-gen-ssg';
 import { NewsletterForm } from '../components/NewsletterForm.tsx';
 import { loadToasts, notify } from '../lib/toasts.ts';
 

@@ -1,6 +1,6 @@
 // The page's two toast regions, mounted on first need: their code (react-hot-toast included) loads only then.
 import { lazy, Suspense, useSyncExternalStore } from 'react';
-import { island } from 'site-gen';
+import { island } from 'site-gen-ssg';
 import type { ToastRegionsProps } from '../components/ToastRegions.tsx';
 import { subscribeToToasts, toastsNeeded } from '../lib/toasts.ts';
 

@@ -1,5 +1,5 @@
 // Where a content link points from a given page: home-page anchors become "/#about" elsewhere, site paths get the URL base.
-import { withBase } from 'site-gen';
+import { withBase } from 'site-gen-ssg';
 
 /** The href to render for a content link on the page at `path` ("/", "/contact", "/404") of a site served under `base`. */
 export function pageHref(href: string, path: string, base: string): string {

@@ -1,6 +1,6 @@
 // The Contact Us page: heading, introduction and the contact form.
 import type { Content } from '../../../content/schema.ts';
-import type { PageProps } from 'site-gen';
+import type { PageProps } from 'site-gen-ssg';
 import { DisplayTitle } from '../components/DisplayTitle.tsx';
 import { Layout } from '../components/Layout.tsx';
 import ContactFormIsland from '../islands/contact-form.tsx';

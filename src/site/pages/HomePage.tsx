@@ -1,6 +1,6 @@
 // The landing page: hero, about, services, network, FAQ, banner and call to action, in the spec's order.
 import type { Content } from '../../../content/schema.ts';
-import type { PageProps } from 'site-gen';
+import type { PageProps } from 'site-gen-ssg';
 import { About } from '../components/About.tsx';
 import { Banner } from '../components/Banner.tsx';
 import { Cta } from '../components/Cta.tsx';

@@ -1,7 +1,7 @@
 // The not-found page (404.html): what happened, the way home, and a compact call to action.
 import type { Content } from '../../../content/schema.ts';
-import type { PageProps } from 'site-gen';
-import { useWithBase } from 'site-gen';
+import type { PageProps } from 'site-gen-ssg';
+import { useWithBase } from 'site-gen-ssg';
 import { ButtonLink } from '../components/ButtonLink.tsx';
 import { Cta } from '../components/Cta.tsx';
 import { Layout } from '../components/Layout.tsx';

@@ -8,8 +8,8 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-// The installed site-gen's command, found the way Node finds the package: node_modules/site-gen.
-const cli = fileURLToPath(new URL('bin/site-gen.js', import.meta.resolve('site-gen/package.json')));
+// The installed site-gen command, found the way Node finds the package: node_modules/site-gen-ssg.
+const cli = fileURLToPath(new URL('bin/site-gen.js', import.meta.resolve('site-gen-ssg/package.json')));
 
 /** Starts `site-gen serve` on a free port; resolves with its URL once it listens (it prints "Serving dist/ at <url>"). */
 function serve(out) {

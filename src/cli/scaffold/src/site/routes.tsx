@@ -1,5 +1,5 @@
 // The site's pages: which component renders at which path, and the title and description of each.
-import type { Route } from 'site-gen';
+import type { Route } from 'site-gen-ssg';
 import type { Content } from '../../content/schema.ts';
 import { HomePage } from './pages/home.tsx';
 

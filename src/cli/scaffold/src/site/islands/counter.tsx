@@ -1,6 +1,6 @@
 // A button that counts its clicks: rendered on the server, made interactive in the browser once the page is idle.
 import { useState } from 'react';
-import { island } from 'site-gen';
+import { island } from 'site-gen-ssg';
 
 function Counter({ label }: { label: string }) {
   const [count, setCount] = useState(0);

@@ -1,5 +1,5 @@
 // The home page: a heading, an introduction and the counter island.
-import type { PageProps } from 'site-gen';
+import type { PageProps } from 'site-gen-ssg';
 import type { Content } from '../../../content/schema.ts';
 import Counter from '../islands/counter.tsx';
 
