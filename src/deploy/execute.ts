@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { DeleteObjectsCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { DeployError } from '../core/errors.ts';
 import { sameManifest, serializeManifest } from './manifest.ts';
-import type { ObjectState } from './manifest.ts';
+import type { Manifest, ObjectState } from './manifest.ts';
 import { manifestAfter } from './plan.ts';
 import type { Plan, Upload } from './plan.ts';
 import { forEachLimited } from './pool.ts';
@@ -25,6 +25,8 @@ export interface ExecuteContext extends RemoteContext {
   concurrency: number;
   reporter: DeployReporter;
   now?: () => Date;
+  /** Called with the manifest about to be written (not when nothing changed); returns the one to write. */
+  beforeManifest?: (manifest: Manifest) => Promise<Manifest>;
 }
 
 export interface ExecuteResult {
@@ -34,6 +36,8 @@ export interface ExecuteResult {
   manifestWritten: boolean;
   uploaded: Map<string, ObjectState>;
   deleted: string[];
+  /** The manifest written, when one was. */
+  manifest?: Manifest;
 }
 
 const RESUME =
@@ -143,11 +147,12 @@ export async function executePlan(plan: Plan, context: ExecuteContext): Promise<
 
   await deleteKeys(plan.deletes, context);
 
-  const manifest = manifestAfter(plan, uploaded, (context.now ?? (() => new Date()))());
+  let manifest = manifestAfter(plan, uploaded, (context.now ?? (() => new Date()))());
   // A deploy that changes nothing writes nothing, not even the manifest (its deployedAt would be the only change).
   if (uploaded.size === 0 && plan.deletes.length === 0 && sameManifest(manifest, plan.previous)) {
     return { uploadedBytes, uploaded, deleted: [], manifestWritten: false };
   }
+  if (context.beforeManifest) manifest = await context.beforeManifest(manifest);
   try {
     await send(context, plan.manifestKey, () =>
       context.client.send(
@@ -167,5 +172,5 @@ export async function executePlan(plan: Plan, context: ExecuteContext): Promise<
       { cause },
     );
   }
-  return { uploadedBytes, uploaded, deleted: [...plan.deletes], manifestWritten: true };
+  return { uploadedBytes, uploaded, deleted: [...plan.deletes], manifestWritten: true, manifest };
 }
