@@ -164,9 +164,9 @@ export async function writeIndex(context: RemoteContext, index: ReleasesIndex): 
   await writeJson(context, releasesIndexKey(context.prefix), index, true);
 }
 
-/** The index's releases, newest first. */
+/** The index's releases, newest first: the index lists them in the order they were made (ids of one second may not sort). */
 export function newestFirst(index: ReleasesIndex): ReleaseSummary[] {
-  return [...index.releases].sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  return [...index.releases].reverse();
 }
 
 /** The releases to keep: the newest `keep`, and the live one whatever its age (a rollback may have made an old one live). */

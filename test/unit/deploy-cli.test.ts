@@ -83,15 +83,18 @@ cli('deploys with flags alone and credentials from the environment, and never pr
   const result = await siteGen(['--bucket', 'cli-flags', '--endpoint', state.server.endpoint], state.project);
   assert.is(result.code, 0, result.stderr);
   assert.match(result.stdout, /Deployed to s3:\/\/cli-flags\/: 4 uploaded/);
-  assert.equal((await listed('cli-flags')).map((key) => key.replace(/releases\/[^/]+\.json$/, 'releases/ID.json')), [
-    '.site-gen/deploy-manifest.json',
-    '.site-gen/releases.json',
-    '.site-gen/releases/ID.json',
-    '404.html',
-    'contact',
-    'contact/index.html',
-    'index.html',
-  ]);
+  assert.equal(
+    (await listed('cli-flags')).map((key) => key.replace(/releases\/[^/]+\.json$/, 'releases/ID.json')),
+    [
+      '.site-gen/deploy-manifest.json',
+      '.site-gen/releases.json',
+      '.site-gen/releases/ID.json',
+      '404.html',
+      'contact',
+      'contact/index.html',
+      'index.html',
+    ],
+  );
   assert.not.ok(`${result.stdout}${result.stderr}`.includes('S3RVER'), 'no credential in the output');
 });
 
