@@ -2,17 +2,15 @@
 import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
-import sirv from 'sirv';
-import type { RequestHandler } from 'sirv';
 import { SiteGenError, UsageError } from '../core/errors.ts';
 import { HASHED_FILES_PATH, isBuildMetadata, parseHashedFiles } from '../core/http/hashed-files.ts';
 import { HEADERS_FILE, parseHeadersFile } from '../core/http/headers-file.ts';
 import { resolveOutputPath } from '../core/http/paths.ts';
 import { createHttpPolicy, type HttpPolicy } from '../core/http/policy.ts';
+import { sendFile } from './send-file.ts';
 
 /**
  * A route placed in front of the files, for the dev server (issue 5): the SSE stream at /__site-gen/events, the
@@ -157,15 +155,43 @@ function listenError(error: NodeJS.ErrnoException, host: string, port: number): 
   }
 }
 
-/** A build file of `dir` and a stamp that changes when a build rewrites it; undefined text when there is none. */
-function buildFile(dir: string, name: string): { file: string; stamp: string; read(): string | undefined } {
+/**
+ * A build file of `dir` and a stamp that changes when a build rewrites it; undefined text when there is none. Read
+ * through one open descriptor: a stat and then a read by name would read another file, or none, when a build
+ * replaces it in between (the 500 a request could get while a rebuild wrote).
+ */
+function buildFile(
+  dir: string,
+  name: string,
+  known: string | undefined,
+): { file: string; stamp: string; text?: string } {
   const file = path.join(dir, name);
-  const info = statSync(file, { throwIfNoEntry: false });
-  return {
-    file,
-    stamp: info ? `${info.ino}:${info.mtimeMs}:${info.size}` : 'none',
-    read: () => (info ? readFileSync(file, 'utf8') : undefined),
-  };
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { file, stamp: 'none' };
+    throw error;
+  }
+  try {
+    const info = fstatSync(fd);
+    const stamp = `${info.ino}:${info.mtimeMs}:${info.size}`;
+    return stamp === known ? { file, stamp } : { file, stamp, text: readFileSync(fd, 'utf8') };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * A build replaces the served folder by two renames, the old one aside and the new one into place: between them the
+ * folder is missing. A request in that instant waits for the new one (briefly) rather than getting a 404.
+ */
+const SWAP_WAIT_MS = 500;
+
+async function folderInPlace(dir: string): Promise<void> {
+  for (let waited = 0; waited < SWAP_WAIT_MS && !existsSync(dir); waited += 2) {
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
 }
 
 /**
@@ -173,15 +199,19 @@ function buildFile(dir: string, name: string): { file: string; stamp: string; re
  * synchronously (two small files, once per build): a handler that streams (the reload events) starts at once.
  */
 function policyReader(dir: string): () => HttpPolicy {
-  let cached: { stamp: string; policy: HttpPolicy } | undefined;
+  let cached: { hashed: string; headers: string; policy: HttpPolicy } | undefined;
   return () => {
-    const hashed = buildFile(dir, HASHED_FILES_PATH);
-    const headers = buildFile(dir, HEADERS_FILE);
-    const stamp = `${hashed.stamp} ${headers.stamp}`;
-    if (cached?.stamp !== stamp) {
-      const [hashedText, headersText] = [hashed.read(), headers.read()];
+    const hashed = buildFile(dir, HASHED_FILES_PATH, cached?.hashed);
+    const headers = buildFile(dir, HEADERS_FILE, cached?.headers);
+    if (cached?.hashed !== hashed.stamp || cached?.headers !== headers.stamp) {
+      // A file whose stamp did not change was not read again: re-read both, as the policy is made from the pair.
+      const hashedText =
+        hashed.stamp === 'none' ? undefined : (hashed.text ?? buildFile(dir, HASHED_FILES_PATH, undefined).text);
+      const headersText =
+        headers.stamp === 'none' ? undefined : (headers.text ?? buildFile(dir, HEADERS_FILE, undefined).text);
       cached = {
-        stamp,
+        hashed: hashed.stamp,
+        headers: headers.stamp,
         policy: createHttpPolicy(
           hashedText === undefined ? undefined : parseHashedFiles(hashedText, hashed.file),
           headersText === undefined ? undefined : parseHeadersFile(headersText, headers.file),
@@ -226,23 +256,26 @@ export function createStaticServer(options: StaticServerOptions): StaticServer {
     );
   }
 
-  // dev: look files up on every request instead of indexing the folder once, so rebuilt files are served as they are
-  // now (an index taken at start would send stale lengths for rewritten files). It costs a few stat calls per request.
-  const files: RequestHandler = sirv(dir, { dev: true, etag: true, brotli: true, gzip: true, dotfiles: false });
-
   async function sendPage(
     res: ServerResponse,
     policy: HttpPolicy,
     file: string,
     status: number,
     snippet: string,
-  ): Promise<void> {
-    const html = injectInto(await readFile(file, 'utf8'), snippet);
+  ): Promise<boolean> {
+    // Gone since it was found (a build removed it): the caller looks further instead of failing with a 500.
+    const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+    if (text === undefined) return false;
+    const html = injectInto(text, snippet);
     res.writeHead(status, {
       ...policy.responseHeaders(path.relative(dir, file)),
       'Content-Length': Buffer.byteLength(html),
     });
     res.end(html);
+    return true;
   }
 
   async function sendNotFound(
@@ -254,21 +287,26 @@ export function createStaticServer(options: StaticServerOptions): StaticServer {
     clearHeaders(res, policy);
     if (inject !== undefined) {
       const page = await stat(notFoundPage).catch(() => undefined);
-      if (page?.isFile()) return sendPage(res, policy, notFoundPage, 404, inject);
+      if (page?.isFile() && (await sendPage(res, policy, notFoundPage, 404, inject))) return;
     } else {
       const accepted = acceptedEncodings(req.headers['accept-encoding']);
       const variants = [...ENCODINGS.filter((e) => accepted.includes(e.name)), { name: undefined, extension: '' }];
-      for (const variant of variants) {
-        const body = await readFile(notFoundPage + variant.extension).catch(() => undefined);
-        if (!body) continue;
-        res.writeHead(404, {
-          ...policy.responseHeaders(path.relative(dir, notFoundPage)),
-          'Content-Length': body.length,
-          Vary: 'Accept-Encoding',
-          ...(variant.name ? { 'Content-Encoding': variant.name } : {}),
-        });
-        res.end(body);
-        return;
+      // Each read whole in one call, so a 404 page a build replaces is the old one or the new one; missed while a
+      // build swapped the folder, read once more when the folder is back.
+      for (const retry of [false, true]) {
+        if (retry) await folderInPlace(dir);
+        for (const variant of variants) {
+          const body = await readFile(notFoundPage + variant.extension).catch(() => undefined);
+          if (!body) continue;
+          res.writeHead(404, {
+            ...policy.responseHeaders(path.relative(dir, notFoundPage)),
+            'Content-Length': body.length,
+            Vary: 'Accept-Encoding',
+            ...(variant.name ? { 'Content-Encoding': variant.name } : {}),
+          });
+          res.end(body);
+          return;
+        }
       }
     }
     sendText(res, policy, 404, `404 Not Found: ${pathname}`);
@@ -292,37 +330,34 @@ export function createStaticServer(options: StaticServerOptions): StaticServer {
 
     if (inject !== undefined) {
       const page = await findPage(dir, pathname);
-      if (page) return sendPage(res, policy, page, 200, inject);
+      if (page && (await sendPage(res, policy, page, 200, inject))) return;
     }
 
-    // sirv matches Accept-Encoding loosely ("br;q=0" would still get brotli): hand it only what the client accepts.
-    req.headers['accept-encoding'] = acceptedEncodings(req.headers['accept-encoding']).join(', ');
-    // Set before sirv so its 304 answers carry them too; sirv keeps headers already set on the response. The file is
-    // found as sirv finds it; when there is none, sirv passes on to the 404 page, which sets its own headers.
-    const file = resolveOutputPath({ has: (candidate) => isFile(path.join(dir, candidate)) }, pathname);
-    if (file !== undefined) {
+    const accepted = acceptedEncodings(req.headers['accept-encoding']);
+    const lookUp = () => resolveOutputPath({ has: (candidate) => isFile(path.join(dir, candidate)) }, pathname);
+    // Looked up as the folder is swapped by a build, or removed by one after the lookup: once the folder is in place,
+    // look again, once.
+    for (const retry of [false, true]) {
+      if (retry) await folderInPlace(dir);
+      const file = lookUp();
+      if (file === undefined) continue;
+      // Set before sending: the file's own headers (length, ETag, encoding) are added to these.
       for (const [name, value] of Object.entries(policy.responseHeaders(file))) res.setHeader(name, value);
+      res.setHeader('Vary', 'Accept-Encoding');
+      if (await sendFile(req, res, dir, file, accepted)) return;
     }
-    res.setHeader('Vary', 'Accept-Encoding');
-    // sirv pipes a file stream into the response without listening for its errors: a file deleted by a rebuild
-    // between its lookup and its read would crash the process, and a client that hangs up would leak the descriptor.
-    const guard = (source: Readable) => {
-      source.once('error', () => res.destroy());
-      res.once('close', () => source.destroy());
-    };
-    res.once('pipe', guard);
-    await new Promise<void>((resolve, reject) => {
-      res.once('finish', resolve);
-      res.once('close', resolve);
-      files(req, res, () => sendNotFound(req, res, policy, pathname).then(resolve, reject));
-    });
+    return sendNotFound(req, res, policy, pathname);
   }
 
   const server = http.createServer((req, res) => {
     // Without security headers only when the build's own policy could not be read (a damaged _headers).
     let policy = createHttpPolicy();
     // An async function runs up to its first await at once: a damaged build file becomes a 500 below, not a crash.
-    const answer = async () => handle(req, res, (policy = currentPolicy()));
+    const answer = async () => {
+      // Only when it is missing: otherwise the request is handled in this tick, as a streaming handler expects.
+      if (!existsSync(dir)) await folderInPlace(dir);
+      return handle(req, res, (policy = currentPolicy()));
+    };
     answer().catch((error: unknown) => {
       if (res.headersSent) return void res.destroy();
       clearHeaders(res, policy);
