@@ -13,7 +13,6 @@ import {
 import { keepBeforeChange, keepCopies } from './keep.ts';
 import { acquireLock, describeHolder, holdingLock, lockNote, whoAmI } from './lock.ts';
 import {
-  DEFAULT_KEEP_RELEASES,
   gitInfo,
   newReleaseId,
   saveIndex,
@@ -26,7 +25,7 @@ import {
 import { executePlan } from './execute.ts';
 import { invalidationFor } from './invalidation.ts';
 import { scanOutput } from './local.ts';
-import type { CloudFrontOptions, DeployOptions } from './options.ts';
+import { type CloudFrontOptions, DEFAULTS, type DeployOptions } from './options.ts';
 import { keysToInspect, planDeploy } from './plan.ts';
 import type { Plan } from './plan.ts';
 import { createReporter, type DeployReporter, type Output } from './progress.ts';
@@ -214,7 +213,7 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
         reporter.stop();
         if (release) {
           const recorded = { ...index, live: release.id, releases: [...index.releases, summaryOf(release)] };
-          await saveIndex(context, recorded, options.keepReleases ?? DEFAULT_KEEP_RELEASES, kept);
+          await saveIndex(context, recorded, options.keepReleases ?? DEFAULTS.keepReleases, kept);
         }
 
         const result: DeployResult = {

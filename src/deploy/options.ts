@@ -6,7 +6,7 @@ import type { SiteConfig } from '../core/config.ts';
 import { UsageError } from '../core/errors.ts';
 import type { WaitPolicy } from './cloudfront.ts';
 import type { LockPolicy } from './lock.ts';
-import { DEFAULT_KEEP_RELEASES, type GitInfo } from './releases.ts';
+import type { GitInfo } from './releases.ts';
 import { DEFAULT_MAX_PATHS, DISTRIBUTION_ID, MAX_PATHS_LIMIT } from '../core/cloudfront-limits.ts';
 import type { Output } from './progress.ts';
 import type { RetryPolicy } from './retry.ts';
@@ -31,7 +31,7 @@ export interface DeployOptions {
   retry?: RetryPolicy;
   /** The CloudFront distribution to invalidate after the S3 part, if any. */
   cloudfront?: CloudFrontOptions;
-  /** Releases kept for `site-gen rollback`, the live one always among them; default DEFAULT_KEEP_RELEASES. */
+  /** Releases kept for `site-gen rollback`, the live one always among them; default DEFAULTS.keepReleases. */
   keepReleases?: number;
   /** Remove another run's lock before taking it (--force-unlock). */
   forceUnlock?: boolean;
@@ -83,7 +83,8 @@ export const DEFAULTS = {
   maxDeletes: 256,
   concurrency: 8,
   cloudfrontMaxPaths: DEFAULT_MAX_PATHS,
-  keepReleases: DEFAULT_KEEP_RELEASES,
+  // As deploy.keepReleases in src/core/config-schema.ts; here without zod, which --help must not load.
+  keepReleases: 5,
 } as const;
 
 /** 'a//b/' -> 'a/b/', '/' -> '': keys never start with a slash, and a prefix is a folder. */

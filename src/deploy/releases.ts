@@ -9,8 +9,6 @@ import { deleteMany, readText, writeJson } from './remote.ts';
 import type { RemoteContext } from './remote.ts';
 import { keptKey, releaseKey, releasesIndexKey } from './state-keys.ts';
 
-export const DEFAULT_KEEP_RELEASES = 5;
-
 const gitSchema = z.object({ commit: z.string(), branch: z.string().optional() });
 
 const summarySchema = z.object({

@@ -10,19 +10,11 @@ import { invalidationForPaths } from './invalidation.ts';
 import { keepBeforeChange, keepCopies, copySource } from './keep.ts';
 import { acquireLock, type HeldLock, holdingLock, lockNote, type LockPolicy } from './lock.ts';
 import { manifestKey, type ObjectState } from './manifest.ts';
-import type { BucketOptions, CloudFrontOptions } from './options.ts';
+import { type BucketOptions, type CloudFrontOptions, DEFAULTS } from './options.ts';
 import { forEachLimited } from './pool.ts';
 import { createReporter, type Output } from './progress.ts';
 import { describeRelease, formatRollbackPlan, formatRollbackSummary } from './release-text.ts';
-import {
-  DEFAULT_KEEP_RELEASES,
-  newestFirst,
-  readIndex,
-  readRecord,
-  saveIndex,
-  type ReleaseSummary,
-  type ReleasesIndex,
-} from './releases.ts';
+import { newestFirst, readIndex, readRecord, saveIndex, type ReleaseSummary, type ReleasesIndex } from './releases.ts';
 import { bareEtag, deleteMany, listRemote, send, writeJson, type RemoteContext } from './remote.ts';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.ts';
 import { manifestAfterRollback, planRollback, type Restore, type RollbackPlan } from './rollback-plan.ts';
@@ -202,7 +194,7 @@ export async function rollback(options: RollbackOptions): Promise<RollbackResult
       manifestAfterRollback(plan, record, stored, new Date()),
       true,
     );
-    await saveIndex(context, { ...index, live: target.id }, options.keepReleases ?? DEFAULT_KEEP_RELEASES, kept);
+    await saveIndex(context, { ...index, live: target.id }, options.keepReleases ?? DEFAULTS.keepReleases, kept);
     reporter.stop();
     output.write(formatRollbackSummary(plan, target, options.bucket, performance.now() - started));
 
