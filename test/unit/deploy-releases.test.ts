@@ -13,8 +13,10 @@ import { DeployError, EXIT_LOCKED, LockedError, UsageError } from '../../src/cor
 import { deploy } from '../../src/deploy/deploy.ts';
 import { listReleases } from '../../src/deploy/list-releases.ts';
 import type { CloudFrontOptions, DeployOptions } from '../../src/deploy/options.ts';
-import { readIndex, readRecord } from '../../src/deploy/releases.ts';
-import { rollback, type RollbackOptions } from '../../src/deploy/rollback.ts';
+import { keepBeforeChange } from '../../src/deploy/keep.ts';
+import { ciJob, describeHolder } from '../../src/deploy/lock.ts';
+import { gitInfo, newReleaseId, readIndex, readRecord, releasesToKeep } from '../../src/deploy/releases.ts';
+import { chooseRelease, rollback, type RollbackOptions } from '../../src/deploy/rollback.ts';
 import { startCloudFrontStandIn, type CloudFrontStandIn } from '../helpers/cloudfront.ts';
 import { S3RVER_CREDENTIALS, startS3rver, testDeployOptions, type S3rverHandle } from '../helpers/s3rver.ts';
 
@@ -187,6 +189,108 @@ async function putLock(bucket: string, record: Record<string, unknown>): Promise
 }
 
 const WRITES = /^(PutObject|CopyObject|DeleteObjects?) /;
+
+// ---------------------------------------------------------------------------------------------------------------
+// The pure parts: ids, which release to restore, which to keep, which bodies to copy aside, who holds a lock
+
+const pure = suite('releases without a bucket');
+
+const summary = (id: string) => ({ id, createdAt: '2026-11-25T14:30:12.000Z', by: 'ann@laptop', objects: 1, bytes: 1 });
+const indexOf = (ids: string[], live?: string) => ({ version: 1 as const, live, releases: ids.map(summary) });
+
+pure('release ids sort by time: UTC date and time, then four hex digits', () => {
+  assert.is(
+    newReleaseId(new Date('2026-11-25T14:30:12.345Z'), () => '3f9a'),
+    '20261125-143012-3f9a',
+  );
+  assert.match(newReleaseId(new Date()), /^\d{8}-\d{6}-[0-9a-f]{4}$/);
+});
+
+pure('rollback restores the release made before the live one, or the one named', () => {
+  const index = indexOf(['r1', 'r2', 'r3'], 'r3');
+  assert.is(chooseRelease(index, undefined, 's3://b/').id, 'r2');
+  assert.is(
+    chooseRelease(indexOf(['r1', 'r2', 'r3'], 'r2'), undefined, 's3://b/').id,
+    'r1',
+    'after a rollback, one more back',
+  );
+  assert.is(chooseRelease(index, 'r1', 's3://b/').id, 'r1');
+  assert.throws(
+    () => chooseRelease(index, 'r9', 's3://b/'),
+    /--to r9: no such release in s3:\/\/b\/\. The kept ones are: r3, r2, r1\./,
+  );
+  assert.throws(
+    () => chooseRelease(indexOf(['r1'], 'r1'), undefined, 's3://b/'),
+    /r1 is the oldest kept in s3:\/\/b\/: there is none before it/,
+  );
+  assert.throws(() => chooseRelease(indexOf([]), undefined, 's3://b/'), /No releases are recorded in s3:\/\/b\//);
+  assert.throws(
+    () => chooseRelease(indexOf(['r1', 'r2']), undefined, 's3://b/'),
+    /No release is live .* name one with --to ID/,
+  );
+});
+
+pure('the newest releases are kept, and the live one whatever its age', () => {
+  const { kept, dropped } = releasesToKeep(indexOf(['r1', 'r2', 'r3', 'r4'], 'r1'), 2);
+  assert.equal(
+    kept.map((release) => release.id),
+    ['r4', 'r3', 'r1'],
+  );
+  assert.equal(
+    dropped.map((release) => release.id),
+    ['r2'],
+  );
+});
+
+pure('only bodies of the live release are copied aside before a change, each once, none already kept', () => {
+  const objects = new Map(
+    ['a.html', 'a', 'b.html', 'stray.txt', 'assets/old-3f9a1c2b.js'].map((key, n) => [
+      key,
+      { key, size: 1, etag: key === 'a' ? 'e0' : `e${n}` },
+    ]),
+  );
+  const live = {
+    version: 1 as const,
+    generation: 3,
+    release: 'r3',
+    objects: { 'a.html': { etag: 'e0', size: 1 }, a: { etag: 'e0', size: 1 }, 'b.html': { etag: 'e2', size: 1 } },
+    retired: { 'assets/old-3f9a1c2b.js': 3 },
+  };
+  assert.equal(
+    keepBeforeChange(
+      ['a.html', 'a', 'b.html', 'stray.txt', 'assets/old-3f9a1c2b.js', 'new.html'],
+      objects,
+      live,
+      new Set(['e2']),
+    ),
+    [
+      { key: 'a.html', etag: 'e0' },
+      { key: 'assets/old-3f9a1c2b.js', etag: 'e4' },
+    ],
+    'the page and its alias share one copy; b.html is kept already; a stray file and a new key are no release of ours',
+  );
+  assert.equal(
+    keepBeforeChange(['a.html'], objects, { ...live, release: undefined }, new Set()),
+    [],
+    'no live release, nothing to keep',
+  );
+});
+
+pure('the holder is user@host and the CI job, with a link', () => {
+  assert.is(
+    ciJob({ GITHUB_ACTIONS: 'true', GITHUB_RUN_ID: '42', GITHUB_REPOSITORY: 'acme/site', GITHUB_JOB: 'deploy' }),
+    'GitHub Actions job deploy (https://github.com/acme/site/actions/runs/42)',
+  );
+  assert.is(
+    ciJob({ GITLAB_CI: 'true', CI_JOB_NAME: 'pages', CI_JOB_URL: 'https://gitlab.com/a/b/-/jobs/7' }),
+    'GitLab CI job pages (https://gitlab.com/a/b/-/jobs/7)',
+  );
+  assert.is(ciJob({}), undefined);
+  assert.is(describeHolder({ user: 'ann', host: 'laptop' }), 'ann@laptop');
+  assert.equal(gitInfo('/', { GITHUB_SHA: 'abc123', GITHUB_REF_NAME: 'main' }), { commit: 'abc123', branch: 'main' });
+});
+
+pure.run();
 
 const releases = suite('releases and rollback (s3rver)');
 
@@ -450,10 +554,17 @@ releases('keepReleases: only the newest releases are kept, and only the copies t
   }
   const context = { client: h.client, bucket, prefix: '', retry: { attempts: 1, baseDelayMs: 1, maxDelayMs: 1 } };
   const index = await readIndex(context);
-  assert.equal(index.releases.map((release) => release.id).sort(), ids.slice(2), 'the newest two');
+  assert.equal(
+    index.releases.map((release) => release.id),
+    ids.slice(2),
+    'the newest two, in the order they were made',
+  );
   assert.equal(
     await allKeys(bucket, '.site-gen/releases/'),
-    ids.slice(2).map((id) => `.site-gen/releases/${id}.json`),
+    ids
+      .slice(2)
+      .map((id) => `.site-gen/releases/${id}.json`)
+      .sort(),
     'the records of the others are deleted',
   );
   const needed = new Set(Object.values((await readRecord(context, ids[2]!)).objects).map((state) => state.etag));
