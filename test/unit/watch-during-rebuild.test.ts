@@ -1,5 +1,8 @@
 // `site-gen watch` while a burst of edits rebuilds the site: every request for a page, asset or missing path is
-// answered with a whole file of the old build or the new one, never a 500.
+// answered with a whole file of the old build or the new one, never a 500. Each edit is saved in place as editors
+// do (emptied, then written): a rebuild that reads the empty file fails, and that failure must not be served.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { copyProject, startWatch, type ProjectCopy, type WatchProcess } from '../helpers/watch-project.ts';
@@ -51,8 +54,12 @@ burst('20 edits a few milliseconds apart: every answer is whole, none is a 500',
   const pollers = [0, 1, 2].map(poll);
   const from = state.watch.output().length;
   try {
+    const original = await state.project.read(COPY);
     for (let i = 1; i <= 20; i += 1) {
-      await state.project.edit(COPY, (text) => text.replace(/(hero: \{\s*badge: )[^\n]*,/, `$1'Burst edit ${i}',`));
+      // As an editor saving in place: the file is emptied, then written, a moment apart; a rebuild may read either.
+      await writeFile(join(state.project.root, COPY), '');
+      await new Promise((resolve) => setTimeout(resolve, (i * 7) % 25));
+      await state.project.write(COPY, original.replace(/(hero: \{\s*badge: )[^\n]*,/, `$1'Burst edit ${i}',`));
       await new Promise((resolve) => setTimeout(resolve, 5 + ((i * 37) % 60)));
     }
     await state.watch.waitFor(/content\/copy\.ts: .*pages reloaded/, { from, timeout: 60_000 });
