@@ -202,7 +202,7 @@ export function watchTargets(paths: ProjectPaths, builder?: DevBuilder): string[
 }
 
 /** How long a failed rebuild waits for the files it read to settle before it shows the error. */
-const SETTLE_MS = 100;
+const SETTLE_MS = 200;
 
 /** A file's content and time of last write: emptied twice, it is the same content but another write. */
 function writeStamp(file: string): string {

@@ -70,7 +70,11 @@ burst('20 edits a few milliseconds apart: every answer is whole, none is a 500',
     await Promise.all(pollers);
     await state.project.restore();
   }
-  assert.equal(problems, [], `${problems.length} of ${answered + problems.length} requests went wrong`);
+  assert.equal(
+    problems,
+    [],
+    `${problems.length} of ${answered + problems.length} requests went wrong; site-gen watch printed:\n${state.watch.output().slice(from)}`,
+  );
   assert.ok(answered > paths.length, `requests were made throughout (${answered})`);
   assert.match(await (await fetch(`${url}/`)).text(), 'Burst edit 20', 'the last edit is served');
 });
