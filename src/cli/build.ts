@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { relative } from 'node:path';
 import type { BuildResult } from '../pipeline/build.ts';
+import { configOption, outOption } from './options.ts';
 
 interface BuildFlags {
   config: string;
@@ -17,8 +18,8 @@ export function addBuildCommand(program: Command): void {
     .description(
       'render every route to static HTML with critical CSS and island scripts, check links and budgets, write the output folder atomically',
     )
-    .option('-c, --config <file>', 'site configuration; its folder is the project root', 'site.config.ts')
-    .option('-o, --out <dir>', 'output folder, replaced only when the build succeeds', 'dist')
+    .addOption(configOption())
+    .addOption(outOption('written by the build, replaced only when the build succeeds'))
     .option('--base <path>', 'URL path the site is served under, e.g. /my-site/', '/')
     .option('--json', 'print the summary as JSON instead of a table')
     .option('--no-cache', 'make every page, script and compressed file again, ignoring node_modules/.cache/site-gen')

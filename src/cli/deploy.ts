@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { EXIT_CDN_NOT_INVALIDATED, EXIT_LOCKED } from '../core/errors.ts';
+import { configOption, outOption } from './options.ts';
 import { DEFAULTS, resolveDeployOptions, type DeployConfig, type DeployFlags } from '../deploy/options.ts';
 
 interface Flags extends DeployFlags {
@@ -27,12 +28,8 @@ export function addDeployCommand(program: Command): void {
     .description(
       'publish the output folder to an S3 bucket, uploading only what changed: assets first, pages next, deletes last',
     )
-    .option(
-      '-c, --config <file>',
-      'site configuration; its deploy section sets defaults for the options below',
-      'site.config.ts',
-    )
-    .option('-o, --out <dir>', 'built site to deploy', DEFAULTS.out)
+    .addOption(configOption())
+    .addOption(outOption('the built site to upload'))
     .option('--bucket <name>', 'S3 bucket to deploy to (or deploy.bucket)')
     .option(
       '--prefix <path>',
@@ -73,6 +70,7 @@ export function addDeployCommand(program: Command): void {
     .addHelpText(
       'after',
       `
+The deploy section of the configuration sets defaults for the options above; a flag wins over it.
 Credentials come from the AWS SDK's default chain only: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE,
 SSO, or an IAM role. Nothing secret goes in site.config.ts or on the command line.
 

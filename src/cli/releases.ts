@@ -1,5 +1,6 @@
 // `site-gen releases`: lists the releases kept in the bucket, newest first, the live one marked.
 import type { Command } from 'commander';
+import { configOption } from './options.ts';
 import type { DeployFlags } from '../deploy/options.ts';
 
 interface Flags extends DeployFlags {
@@ -11,11 +12,7 @@ export function addReleasesCommand(program: Command): void {
   program
     .command('releases')
     .description('list the releases kept in the bucket, newest first; the live one is marked with *')
-    .option(
-      '-c, --config <file>',
-      'site configuration; its deploy section sets the bucket and prefix',
-      'site.config.ts',
-    )
+    .addOption(configOption())
     .option('--bucket <name>', 'S3 bucket (or deploy.bucket)')
     .option('--prefix <path>', 'key prefix the site is deployed under (or deploy.prefix)')
     .option('--region <region>', 'bucket region (or deploy.region)')

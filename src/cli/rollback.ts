@@ -1,5 +1,6 @@
 // `site-gen rollback`: makes the bucket serve a kept release again, without its files and without a rebuild.
 import type { Command } from 'commander';
+import { configOption } from './options.ts';
 import { EXIT_CDN_NOT_INVALIDATED, EXIT_LOCKED } from '../core/errors.ts';
 import { DEFAULTS, type DeployFlags } from '../deploy/options.ts';
 
@@ -16,11 +17,7 @@ export function addRollbackCommand(program: Command): void {
     )
     .option('--to <id>', 'the release to restore, as `site-gen releases` lists it')
     .option('--dry-run', 'print what would be restored, deleted and invalidated, and change nothing')
-    .option(
-      '-c, --config <file>',
-      'site configuration; its deploy section sets defaults for the options below',
-      'site.config.ts',
-    )
+    .addOption(configOption())
     .option('--bucket <name>', 'S3 bucket (or deploy.bucket)')
     .option('--prefix <path>', 'key prefix the site is deployed under (or deploy.prefix)')
     .option('--region <region>', 'bucket region (or deploy.region)')

@@ -2,22 +2,15 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
+import { DEFAULT_OUT } from '../core/defaults.ts';
 import { UsageError } from '../core/errors.ts';
 import { HEADERS_FILE, readHeadersFile } from '../core/http/headers-file.ts';
+import { hostOption, outOption, portOption } from './options.ts';
 
 interface ServeFlags {
-  port: string;
+  port: number;
   host: string;
   out: string;
-}
-
-/** The value of --port as a number, or a UsageError saying what is accepted. */
-export function parsePort(value: string): number {
-  const port = /^\d{1,5}$/.test(value) ? Number(value) : NaN;
-  if (!(port >= 0 && port <= 65535)) {
-    throw new UsageError(`--port must be a whole number from 0 to 65535 (0 picks a free port); got "${value}".`);
-  }
-  return port;
 }
 
 /** How to show a folder to the user: relative to the working folder when inside it, with a trailing slash. */
@@ -41,16 +34,14 @@ function stopRequested(): Promise<NodeJS.Signals> {
 }
 
 async function serve(flags: ServeFlags): Promise<void> {
-  const port = parsePort(flags.port);
-  if (!flags.host.trim())
-    throw new UsageError('--host must not be empty; use --host 127.0.0.1 (the default) or --host 0.0.0.0.');
+  const { port } = flags;
   const cwd = process.cwd();
   const dir = path.resolve(cwd, flags.out);
   const shown = displayDir(dir, cwd);
   const info = await stat(dir).catch(() => undefined);
   if (!info?.isDirectory()) {
     throw new UsageError(
-      `There is no built site at ${shown} (--out ${flags.out}). Run \`site-gen build${flags.out === 'dist' ? '' : ` --out ${flags.out}`}\` first, or point --out at the folder a build wrote.`,
+      `There is no built site at ${shown} (--out ${flags.out}). Run \`site-gen build${flags.out === DEFAULT_OUT ? '' : ` --out ${flags.out}`}\` first, or point --out at the folder a build wrote.`,
     );
   }
 
@@ -72,8 +63,8 @@ export function addServeCommand(program: Command): void {
   program
     .command('serve')
     .description('serve the built site (dist/) as a static host would, at http://127.0.0.1:4321')
-    .option('--port <n>', 'port to listen on, 0 for any free port', '4321')
-    .option('--host <addr>', 'address to bind, 0.0.0.0 for every network interface', '127.0.0.1')
-    .option('--out <dir>', 'folder to serve, as written by site-gen build', 'dist')
+    .addOption(outOption('served as written by site-gen build'))
+    .addOption(portOption())
+    .addOption(hostOption())
     .action((flags: ServeFlags) => serve(flags));
 }

@@ -3,21 +3,18 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { UsageError } from '../core/errors.ts';
-import { parsePort } from './serve.ts';
+import { configOption, hostOption, outOption, portOption } from './options.ts';
 
 interface WatchFlags {
   config: string;
-  port: string;
+  port: number;
   host: string;
   out?: string;
   open?: boolean;
 }
 
 async function watch(flags: WatchFlags): Promise<void> {
-  const port = parsePort(flags.port);
-  if (!flags.host.trim())
-    throw new UsageError('--host must not be empty; use --host 127.0.0.1 (the default) or --host 0.0.0.0.');
+  const { port } = flags;
   // Listening from the start: a Ctrl-C during the first build stops cleanly once it ends.
   const stop = Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
   // Loaded here, not at the top: the dev server, chokidar and the error screen are no part of the other commands.
@@ -64,10 +61,10 @@ export function addWatchCommand(program: Command): void {
     .description(
       'build into memory, serve at http://127.0.0.1:4321 and rebuild what each change reaches; pages reload, CSS changes apply in place',
     )
-    .option('-c, --config <file>', 'site configuration; its folder is the project root', 'site.config.ts')
-    .option('--port <n>', 'port to listen on, 0 for any free port', '4321')
-    .option('--host <addr>', 'address to bind, 0.0.0.0 for every network interface', '127.0.0.1')
-    .option('-o, --out <dir>', 'also write each successful build to this folder (served from memory either way)')
+    .addOption(configOption())
+    .addOption(outOption('also write each successful build there (served from memory either way)', { required: false }))
+    .addOption(portOption())
+    .addOption(hostOption())
     .option('--open', 'open the site in the default browser once it is served')
     .action((flags: WatchFlags) => watch(flags));
 }

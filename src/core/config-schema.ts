@@ -1,7 +1,13 @@
 // The shape of site.config.ts: what a generator needs to know about a site, with the defaults the tool applies.
 import { z } from 'zod';
 import { DEFAULT_MAX_PATHS, DISTRIBUTION_ID, MAX_PATHS_LIMIT } from './cloudfront-limits.ts';
-import { DEFAULT_HSTS, DENIED_FEATURES, MANAGED_HEADERS, REFERRER_POLICIES } from './http/policy.ts';
+import {
+  DEFAULT_HSTS,
+  DENIED_FEATURES,
+  MANAGED_HEADERS,
+  REFERRER_POLICIES,
+  type SecurityHeadersConfig,
+} from './http/policy.ts';
 import { unlessMissing } from './validate.ts';
 
 const url = z.url({ error: unlessMissing('must be an absolute URL such as "https://example.com"') });
@@ -109,7 +115,7 @@ export const headersSchema = z
       })
       .default({}),
   })
-  .prefault({});
+  .prefault({}) satisfies z.ZodType<SecurityHeadersConfig>;
 
 export const configSchema = z.strictObject({
   site: siteSchema,

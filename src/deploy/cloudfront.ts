@@ -73,7 +73,7 @@ export function explainCloudFrontError(error: unknown, context: Pick<CdnContext,
     case 'AccessDenied':
       return (
         `access denied to the CloudFront distribution "${distribution}"; the credentials need cloudfront:CreateInvalidation ` +
-        '(and cloudfront:GetInvalidation for --wait) on it (see the README\'s "Operating the site")'
+        '(and cloudfront:GetInvalidation for --wait) on it (see docs/deploying.md, "Operating the site")'
       );
     case 'NoSuchInvalidation':
       return 'CloudFront no longer knows the invalidation it just created';

@@ -1,4 +1,5 @@
 // What a CDN must forget after a deploy: every address a visitor can request of each changed page or file, never a hashed asset.
+import { INDEX_FILE, pagePathOf } from '../core/http/paths.ts';
 import { wasStoredHashed, type Plan } from './plan.ts';
 
 export interface InvalidationPlan {
@@ -18,10 +19,11 @@ const encode = (path: string) => encodeURI(path);
  */
 export function addressesOf(path: string, prefix: string): string[] {
   const root = `/${prefix}`;
-  if (path === 'index.html') return [root, `${root}index.html`].map(encode);
-  if (path.endsWith('/index.html')) {
-    const folder = root + path.slice(0, -'/index.html'.length);
-    return [folder, `${folder}/`, `${folder}/index.html`].map(encode);
+  const page = pagePathOf(path);
+  if (page === '/') return [root, `${root}${INDEX_FILE}`].map(encode);
+  if (page !== undefined) {
+    const folder = root + page.slice(1);
+    return [folder, `${folder}/`, `${folder}/${INDEX_FILE}`].map(encode);
   }
   return [encode(root + path)];
 }
@@ -37,7 +39,7 @@ function changedFiles(plan: Plan): string[] {
   for (const path of deleted) {
     if (wasStoredHashed(plan.previous, plan.prefix, plan.prefix + path)) continue;
     // The alias of a deleted page ("contact" beside "contact/index.html") is one of that page's addresses already.
-    if (deleted.has(`${path}/index.html`)) continue;
+    if (deleted.has(`${path}/${INDEX_FILE}`)) continue;
     changed.add(path);
   }
   return [...changed];

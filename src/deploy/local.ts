@@ -5,6 +5,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DeployError } from '../core/errors.ts';
 import { isBuildMetadata } from '../core/http/hashed-files.ts';
+import { pageFile } from '../core/http/paths.ts';
 
 export interface LocalFile {
   /** Path inside the output folder, with forward slashes: "contact/index.html". */
@@ -52,7 +53,7 @@ export async function scanOutput(outDir: string): Promise<LocalFile[]> {
   }
   const paths: string[] = [];
   await walk(outDir, '', paths);
-  if (!paths.includes('index.html')) {
+  if (!paths.includes(pageFile('/'))) {
     // Deploying a folder without a home page would replace the live site with a broken one (and delete the rest).
     throw new DeployError(
       `${outDir} has no index.html, so it is not a built site. Run \`site-gen build\` first, or pass the right --out <dir>.`,

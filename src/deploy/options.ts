@@ -3,6 +3,7 @@ import { isAbsolute, resolve } from 'node:path';
 import type { CloudFrontClient } from '@aws-sdk/client-cloudfront';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { SiteConfig } from '../core/config.ts';
+import { DEFAULT_OUT } from '../core/defaults.ts';
 import { UsageError } from '../core/errors.ts';
 import type { WaitPolicy } from './cloudfront.ts';
 import type { LockPolicy } from './lock.ts';
@@ -79,7 +80,7 @@ export interface DeployFlags {
 export type DeployConfig = Omit<SiteConfig['deploy'], 'keepReleases'> & { keepReleases?: number };
 
 export const DEFAULTS = {
-  out: 'dist',
+  out: DEFAULT_OUT,
   maxDeletes: 256,
   concurrency: 8,
   cloudfrontMaxPaths: DEFAULT_MAX_PATHS,

@@ -59,7 +59,7 @@ export function explainS3Error(error: unknown, context: S3Context): string {
       return `the bucket "${context.bucket}" does not exist; create it or check --bucket, --region and --endpoint`;
     case 'AccessDenied':
     case 'Forbidden':
-      return `access denied to the bucket "${context.bucket}"; the credentials need s3:ListBucket, s3:GetObject, s3:PutObject and s3:DeleteObject on it (see the README's Deploy section)`;
+      return `access denied to the bucket "${context.bucket}"; the credentials need s3:ListBucket, s3:GetObject, s3:PutObject and s3:DeleteObject on it (see docs/deploying.md, "Minimal IAM policy")`;
     case 'InvalidAccessKeyId':
     case 'SignatureDoesNotMatch':
       return `S3 rejected the credentials (${e.name}); check the access key and secret in your environment or profile`;

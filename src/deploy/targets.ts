@@ -1,6 +1,8 @@
 // Maps the local files to the objects the bucket should hold: key, headers, encoding, and upload phase.
+import { isCompressibleType } from '../core/http/compressible.ts';
+import { resolveOutputPath } from '../core/http/paths.ts';
 import { createHttpPolicy, type HttpPolicy } from '../core/http/policy.ts';
-import { isCompressible, pageAlias } from './headers.ts';
+import { pageAlias } from './headers.ts';
 import type { LocalFile } from './local.ts';
 
 /**
@@ -59,13 +61,14 @@ export function targetsFor(files: readonly LocalFile[], options: TargetOptions):
       md5: file.md5,
       contentType,
       cacheControl,
-      encoding: (options.gzip && isCompressible(contentType) ? 'gzip' : 'identity') as Encoding,
+      encoding: (options.gzip && isCompressibleType(contentType) ? 'gzip' : 'identity') as Encoding,
       phase: phaseOf(file.path, policy),
     };
     targets.push({ ...base, key: options.prefix + file.path, alias: false });
     const alias = pageAlias(file.path);
-    // A real file of that name wins over the alias.
-    if (alias && !localPaths.has(alias)) targets.push({ ...base, key: options.prefix + alias, alias: true });
+    // Stored only where serve and watch answer the alias's URL with this page: a real file of that name wins.
+    if (alias && resolveOutputPath(localPaths, `/${alias}`) === file.path)
+      targets.push({ ...base, key: options.prefix + alias, alias: true });
   }
   return targets.sort(
     (a, b) => PHASES.indexOf(a.phase) - PHASES.indexOf(b.phase) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),

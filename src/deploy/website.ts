@@ -2,13 +2,14 @@
 import { PutBucketWebsiteCommand } from '@aws-sdk/client-s3';
 import type { WebsiteConfiguration } from '@aws-sdk/client-s3';
 import { DeployError } from '../core/errors.ts';
+import { INDEX_FILE, NOT_FOUND_FILE } from '../core/http/paths.ts';
 import { send } from './remote.ts';
 import type { RemoteContext } from './remote.ts';
 import { explainS3Error } from './s3-errors.ts';
 
 export function websiteConfiguration(prefix: string): WebsiteConfiguration {
   // The index suffix applies to every folder of the bucket; the error document is a key, so it carries the prefix.
-  return { IndexDocument: { Suffix: 'index.html' }, ErrorDocument: { Key: `${prefix}404.html` } };
+  return { IndexDocument: { Suffix: INDEX_FILE }, ErrorDocument: { Key: `${prefix}${NOT_FOUND_FILE}` } };
 }
 
 export async function configureWebsite(context: RemoteContext): Promise<void> {

@@ -1,10 +1,10 @@
 // Serves the dev build from memory by the rules `site-gen serve` applies to dist/, or the error page while the build is broken.
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { escapeAttribute } from '../pipeline/render.tsx';
 import type { OutputFiles } from '../pipeline/write.ts';
 import { hashedFilesOf } from '../core/http/hashed-files.ts';
 import { headersFileOf } from '../core/http/headers-file.ts';
-import { resolveOutputPath } from '../core/http/paths.ts';
+import { NOT_FOUND_FILE, resolveOutputPath } from '../core/http/paths.ts';
 import { createHttpPolicy, type HttpPolicy } from '../core/http/policy.ts';
 import type { Handler } from '../serve/server.ts';
 
@@ -65,30 +65,50 @@ function send(
  */
 export function createOutputHandler(current: () => ServedBuild): Handler {
   return (req, res, pathname) => {
-    const { files, build, errorPage, failedPage } = current();
-    const policy = policyOf(files);
-    const file = resolveOutputPath(files, pathname);
-    // The error page has no output file of its own: it is an HTML page that is never cached, as 404.html is.
-    const page = (html: string, status: number, served?: string) =>
-      send(res, req.method, status, policy.responseHeaders(served ?? '404.html'), withBuildMeta(html, build, served));
-    // A page is rendered when first read, and may fail then: it gets the error screen, the other pages are served.
-    const pageFile = (name: string, status: number) => {
-      let html: string;
-      try {
-        html = text(files.get(name)!);
-      } catch (error) {
-        if (!failedPage) throw error;
-        return page(failedPage(error), 500);
-      }
-      page(html, status, name);
-    };
-
-    if (errorPage !== undefined && (!file || file.endsWith('.html'))) page(errorPage, 500);
-    else if (file?.endsWith('.html')) pageFile(file, 200);
-    else if (file) {
-      send(res, req.method, 200, policy.responseHeaders(file), files.get(file)!);
-    } else if (files.has('404.html')) pageFile('404.html', 404);
-    else send(res, req.method, 404, policy.responseHeaders('404.txt'), `404 Not Found: ${pathname}\n`);
+    const served = current();
+    respond(req, res, pathname, served, resolveOutputPath(served.files, pathname));
     return true;
   };
+}
+
+/**
+ * Answers a request the server refused before any lookup (a path that tries to leave the site) as a miss is
+ * answered: the 404 page, as `site-gen serve` and S3 answer it.
+ */
+export function createNotFoundHandler(current: () => ServedBuild): Handler {
+  return (req, res, pathname) => {
+    respond(req, res, pathname, current(), undefined);
+    return true;
+  };
+}
+
+function respond(
+  req: IncomingMessage,
+  res: ServerResponse,
+  pathname: string,
+  { files, build, errorPage, failedPage }: ServedBuild,
+  file: string | undefined,
+): void {
+  const policy = policyOf(files);
+  // The error page has no output file of its own: it is an HTML page that is never cached, as 404.html is.
+  const page = (html: string, status: number, served?: string) =>
+    send(res, req.method, status, policy.responseHeaders(served ?? NOT_FOUND_FILE), withBuildMeta(html, build, served));
+  // A page is rendered when first read, and may fail then: it gets the error screen, the other pages are served.
+  const pageFile = (name: string, status: number) => {
+    let html: string;
+    try {
+      html = text(files.get(name)!);
+    } catch (error) {
+      if (!failedPage) throw error;
+      return page(failedPage(error), 500);
+    }
+    page(html, status, name);
+  };
+
+  if (errorPage !== undefined && (!file || file.endsWith('.html'))) page(errorPage, 500);
+  else if (file?.endsWith('.html')) pageFile(file, 200);
+  else if (file) {
+    send(res, req.method, 200, policy.responseHeaders(file), files.get(file)!);
+  } else if (files.has(NOT_FOUND_FILE)) pageFile(NOT_FOUND_FILE, 404);
+  else send(res, req.method, 404, policy.responseHeaders('404.txt'), `404 Not Found: ${pathname}\n`);
 }

@@ -10,7 +10,7 @@ import { ConfigError } from '../core/errors.ts';
 import { CACHE_IMMUTABLE } from '../core/http/policy.ts';
 import { DevBuilder } from './builder.ts';
 import { isWatchable, stagesForAll } from './invalidate.ts';
-import { createOutputHandler, policyOf } from './output.ts';
+import { createNotFoundHandler, createOutputHandler, policyOf } from './output.ts';
 import { Publisher } from './publish.ts';
 import { createRebuildQueue } from './queue.ts';
 import { createReloadHub } from './reload.ts';
@@ -109,6 +109,7 @@ export async function startWatch(options: WatchOptions): Promise<WatchSession> {
   let firstBuilt!: () => void;
   const ready = new Promise<void>((resolve) => (firstBuilt = resolve));
   const output = createOutputHandler(() => publisher.served);
+  const notFound = createNotFoundHandler(() => publisher.served);
   const server = createStaticServer({
     // Every request is answered from memory (404 page included): the folder is only where the server would look next.
     dir: paths.public,
@@ -119,6 +120,7 @@ export async function startWatch(options: WatchOptions): Promise<WatchSession> {
       scriptHandler(reloadClient),
       async (req, res, pathname) => (await ready, output(req, res, pathname)),
     ],
+    notFound: async (req, res, pathname) => (await ready, notFound(req, res, pathname)),
     // The last good build's: its _headers go on every answer, the reload client's and its events' too.
     policy: () => policyOf(publisher.served.files),
   });

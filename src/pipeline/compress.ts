@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { isCompressible } from '../core/http/compressible.ts';
 
 /** How a file is compressed. Part of every cache key, so a change of settings never serves an old result. */
 export interface CompressionSettings {
@@ -20,11 +21,9 @@ export function compressionSettings(path: string): CompressionSettings {
   return { brotliQuality: /\.html$/.test(path) ? 6 : 11, gzipLevel: 9 };
 }
 
-const TEXT = /\.(html|css|js|mjs|json|svg|xml|txt|webmanifest|map|ico)$/;
-
-/** Text files over 1 KB get .br and .gz siblings. */
+/** Compressible files (see src/core/http/compressible.ts) over 1 KB get .br and .gz siblings. */
 export function shouldPrecompress(path: string, size: number): boolean {
-  return TEXT.test(path) && size > 1024;
+  return size > 1024 && isCompressible(path);
 }
 
 export function byteLength(data: Uint8Array | string): number {

@@ -13,7 +13,7 @@ export async function loadConfig(configFile: string): Promise<SiteConfig> {
   const shown = relative(process.cwd(), paths.config) || paths.config;
   if (!existsSync(paths.config)) {
     throw new ConfigError(
-      `${shown} does not exist. Create it (see README.md, "Configuration") or pass --config <file>.`,
+      `${shown} does not exist. Create it (see docs/reference.md, "Configuration") or pass --config <file>.`,
     );
   }
   let loaded: { default?: unknown };

@@ -602,7 +602,9 @@ function devEntry(paths: ProjectPaths): PageIslands {
 export async function readTemplate(paths: ProjectPaths): Promise<string> {
   const shown = relative(paths.root, paths.template);
   if (!existsSync(paths.template))
-    throw new TemplateError(`${shown} does not exist. Create the document template (see README.md, "Templates").`);
+    throw new TemplateError(
+      `${shown} does not exist. Create the document template (see docs/guide.md, "Pages, islands, templates").`,
+    );
   const template = await readFile(paths.template, 'utf8');
   checkTemplate(template, shown);
   return template;

@@ -110,7 +110,7 @@ export function validateContent(paths: ProjectPaths, site: SiteModule): Record<s
   ] as const) {
     if (site[hook] !== undefined && typeof site[hook] !== 'function')
       throw new RenderError(
-        `${rel(paths, findModule(file) ?? file)}: needs ${kind} (see README.md, "Make your own site").`,
+        `${rel(paths, findModule(file) ?? file)}: needs ${kind} (see docs/guide.md, "Make your own site").`,
       );
   }
   const content: Record<string, unknown> = {};

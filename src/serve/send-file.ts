@@ -1,90 +1,135 @@
-// Sends one file of the served folder through a single open descriptor: its length, ETag and bytes all come from the
-// file that was opened, so a build that replaces or removes it meanwhile cannot make the answer fail or mix two files.
-import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+// Sends one file of the served folder as a static host does: its precompressed sibling when the client accepts it,
+// ETag and 304, a single byte range, HEAD without a body. Which file answers a URL is resolveOutputPath()'s to say.
+import { createReadStream, type Stats } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import path from 'node:path';
 
-/** The precompressed siblings a build writes beside text files, by the Content-Encoding they carry. */
-const SIBLINGS = { br: '.br', gzip: '.gz' } as const;
+export const ENCODINGS = [
+  { name: 'br', extension: '.br' },
+  { name: 'gzip', extension: '.gz' },
+] as const;
+type Encoding = (typeof ENCODINGS)[number]['name'];
 
-export type SiblingEncoding = keyof typeof SIBLINGS;
-
-async function openFile(file: string) {
-  try {
-    const handle = await open(file, 'r');
-    const info = await handle.stat();
-    if (info.isFile()) return { handle, info };
-    await handle.close();
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && code !== 'ENOTDIR' && code !== 'EISDIR') throw error;
+/** The precompressed encodings a request accepts, best first. Honours q-values, so `br;q=0` means no brotli. */
+export function acceptedEncodings(header: string | string[] | undefined): Encoding[] {
+  const weights = new Map<string, number>();
+  for (const part of (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',')) {
+    const [token = '', ...params] = part.split(';').map((piece) => piece.trim().toLowerCase());
+    if (!token) continue;
+    const q = params.find((param) => param.startsWith('q='));
+    const weight = q === undefined ? 1 : Number(q.slice(2));
+    weights.set(token, Number.isFinite(weight) ? weight : 0);
   }
+  const wildcard = weights.get('*') ?? 0;
+  return ENCODINGS.map((encoding) => encoding.name).filter((name) => (weights.get(name) ?? wildcard) > 0);
+}
+
+interface Variant {
+  /** The file opened: its length, ETag and bytes all come from it, whatever a build does to the name meanwhile. */
+  handle: FileHandle;
+  info: Stats;
+  encoding?: Encoding;
+}
+
+async function openFile(file: string): Promise<{ handle: FileHandle; info: Stats } | undefined> {
+  let handle: FileHandle;
+  try {
+    handle = await open(file, 'r');
+  } catch {
+    return undefined;
+  }
+  const info = await handle.stat().catch(() => undefined);
+  if (info?.isFile()) return { handle, info };
+  await handle.close();
   return undefined;
 }
 
 /**
- * Answers with `file` (a path inside `dir`), or its .br/.gz sibling when the request accepts that encoding, using
- * the headers already set on `res` (Content-Type and Cache-Control from the HTTP policy). Resolves to false, having
- * sent nothing, when the file is not there (a build removed it since it was looked up).
+ * The file to send for `file`: its best sibling (`.br`, `.gz`) the request accepts, else the file itself, opened.
+ * Opened once rather than looked at (stat) and then opened by name: a build that replaces the file in between
+ * would pair one file's length with another's bytes, or fail the answer.
+ */
+async function variantOf(file: string, accepted: readonly Encoding[]): Promise<Variant | undefined> {
+  const variants = [...ENCODINGS.filter((e) => accepted.includes(e.name)), { name: undefined, extension: '' }];
+  for (const { name, extension } of variants) {
+    const opened = await openFile(file + extension);
+    if (opened) return { ...opened, encoding: name };
+  }
+  return undefined;
+}
+
+/** Whether the client's copy (If-None-Match) is the one it would get: a list, weak or strong, or `*`. */
+function isFresh(req: IncomingMessage, etag: string): boolean {
+  const header = req.headers['if-none-match'];
+  if (!header) return false;
+  const weak = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => tag.trim() === '*' || weak(tag) === weak(etag));
+}
+
+/** The one range of `bytes=a-b`, `bytes=a-` or `bytes=-n` within `size`; 'unsatisfiable'; or none (send it all). */
+function byteRange(
+  header: string | undefined,
+  size: number,
+): { start: number; end: number } | 'unsatisfiable' | undefined {
+  const match = header && /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match || (match[1] === '' && match[2] === '')) return undefined; // several ranges, or none: the whole file
+  const [first, last] = [match[1]!, match[2]!];
+  const start = first === '' ? Math.max(0, size - Number(last)) : Number(first);
+  const end = first === '' || last === '' ? size - 1 : Math.min(Number(last), size - 1);
+  return start > end || start >= size ? 'unsatisfiable' : { start, end };
+}
+
+/**
+ * Sends `file` (absolute, already resolved and judged safe) with `headers` (its type, caching and security headers)
+ * and `status`; resolves to false, sending nothing, when neither it nor an accepted sibling is a file. Ranges and 304s
+ * apply only to a 200 answer.
  */
 export async function sendFile(
   req: IncomingMessage,
   res: ServerResponse,
-  dir: string,
   file: string,
-  accepted: readonly SiblingEncoding[],
+  headers: Record<string, string>,
+  status = 200,
 ): Promise<boolean> {
-  const absolute = path.join(dir, file);
-  let opened: Awaited<ReturnType<typeof openFile>>;
-  let encoding: SiblingEncoding | undefined;
-  for (const candidate of [...accepted, undefined]) {
-    opened = await openFile(candidate ? absolute + SIBLINGS[candidate] : absolute);
-    if (opened) {
-      encoding = candidate;
-      break;
-    }
-  }
-  if (!opened) return false;
-  const { handle, info } = opened;
-  // The same ETag sirv gives in dev mode: size and time of the file sent.
-  const etag = `W/"${info.size}-${info.mtime.getTime()}"`;
-  const headers: Record<string, string | number> = {
-    'Content-Length': info.size,
-    'Last-Modified': info.mtime.toUTCString(),
+  const variant = await variantOf(file, acceptedEncodings(req.headers['accept-encoding']));
+  if (!variant) return false;
+  const { size, mtime } = variant.info;
+  const etag = `W/"${size}-${mtime.getTime()}${variant.encoding ? `-${variant.encoding}` : ''}"`;
+  const common = {
+    ...headers,
+    Vary: 'Accept-Encoding',
     ETag: etag,
+    'Last-Modified': mtime.toUTCString(),
+    ...(variant.encoding ? { 'Content-Encoding': variant.encoding } : {}),
   };
-  if (encoding) headers['Content-Encoding'] = encoding;
-  if (req.headers['if-none-match'] === etag) {
-    await handle.close();
-    res.writeHead(304, { ETag: etag });
+  if (status === 200 && isFresh(req, etag)) {
+    await variant.handle.close();
+    res.writeHead(304, common);
     res.end();
     return true;
   }
-  let range: { start: number; end: number } | undefined;
-  const asked = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? '');
-  if (asked && !encoding) {
-    const start = asked[1] ? Number(asked[1]) : 0;
-    const end = Math.min(asked[2] ? Number(asked[2]) : info.size - 1, info.size - 1);
-    if (start >= info.size || start > end) {
-      await handle.close();
-      res.writeHead(416, { 'Content-Range': `bytes */${info.size}` });
-      res.end();
-      return true;
-    }
-    range = { start, end };
-    headers['Content-Range'] = `bytes ${start}-${end}/${info.size}`;
-    headers['Content-Length'] = end - start + 1;
-    headers['Accept-Ranges'] = 'bytes';
-  }
-  res.writeHead(range ? 206 : 200, headers);
-  if (req.method === 'HEAD' || info.size === 0) {
-    await handle.close();
+  const range = status === 200 ? byteRange(req.headers.range, size) : undefined;
+  if (range === 'unsatisfiable') {
+    await variant.handle.close();
+    res.writeHead(416, { ...common, 'Content-Range': `bytes */${size}` });
     res.end();
     return true;
   }
-  const stream = createReadStream('', { fd: handle, ...range, autoClose: true });
-  // A read that fails after the head is sent can only end the connection; a client that hangs up frees the descriptor.
+  const [start, end] = range ? [range.start, range.end] : [0, size - 1];
+  res.writeHead(range ? 206 : status, {
+    ...common,
+    'Accept-Ranges': 'bytes',
+    'Content-Length': String(end - start + 1),
+    ...(range ? { 'Content-Range': `bytes ${start}-${end}/${size}` } : {}),
+  });
+  if (req.method === 'HEAD' || size === 0) {
+    await variant.handle.close();
+    res.end();
+    return true;
+  }
+  // Read from the descriptor opened above, so a rebuild that replaces or deletes the file since cannot cut the answer;
+  // a read error still ends the response rather than the process, and a client that hangs up closes the file.
+  const stream = createReadStream('', { fd: variant.handle, start, end, autoClose: true });
   stream.once('error', () => res.destroy());
   res.once('close', () => stream.destroy());
   stream.pipe(res);

@@ -3,12 +3,13 @@ import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { DEFAULT_HOST, DEFAULT_PORT } from '../core/defaults.ts';
 import { SiteGenError, UsageError } from '../core/errors.ts';
 import { HASHED_FILES_PATH, isBuildMetadata, parseHashedFiles } from '../core/http/hashed-files.ts';
 import { HEADERS_FILE, parseHeadersFile } from '../core/http/headers-file.ts';
-import { resolveOutputPath } from '../core/http/paths.ts';
+import { NOT_FOUND_FILE, resolveOutputPath } from '../core/http/paths.ts';
 import { createHttpPolicy, type HttpPolicy } from '../core/http/policy.ts';
 import { sendFile } from './send-file.ts';
 
@@ -35,6 +36,11 @@ export interface StaticServerOptions {
   /** Routes tried in order before the files; see Handler. */
   handlers?: Handler[];
   /**
+   * Answers what no file answers, and what was refused before any lookup (a traversal attempt), in place of the
+   * folder's 404 page: the dev server's build in memory has its own. `pathname` is then the raw request path.
+   */
+  notFound?: Handler;
+  /**
    * The HTTP policy of what is served, asked once per request: its security headers go on every answer, handlers'
    * included. Default: the policy of the build in `dir` (its list of hashed files and its _headers).
    */
@@ -46,26 +52,6 @@ export interface StaticServer {
   listen(): Promise<{ url: string; port: number }>;
   /** Stops listening and ends every connection (idle keep-alive sockets and open streams alike), so the port is free at once. */
   close(): Promise<void>;
-}
-
-const ENCODINGS = [
-  { name: 'br', extension: '.br' },
-  { name: 'gzip', extension: '.gz' },
-] as const;
-type Encoding = (typeof ENCODINGS)[number]['name'];
-
-/** The precompressed encodings a request accepts, best first. Honours q-values, so `br;q=0` means no brotli. */
-function acceptedEncodings(header: string | string[] | undefined): Encoding[] {
-  const weights = new Map<string, number>();
-  for (const part of (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',')) {
-    const [token = '', ...params] = part.split(';').map((piece) => piece.trim().toLowerCase());
-    if (!token) continue;
-    const q = params.find((param) => param.startsWith('q='));
-    const weight = q === undefined ? 1 : Number(q.slice(2));
-    weights.set(token, Number.isFinite(weight) ? weight : 0);
-  }
-  const wildcard = weights.get('*') ?? 0;
-  return ENCODINGS.map((encoding) => encoding.name).filter((name) => (weights.get(name) ?? wildcard) > 0);
 }
 
 /** Whether a decoded path segment may be served: no parent or current-folder steps, no dotfiles but .well-known. */
@@ -95,7 +81,7 @@ function decodeLayer(encoded: string, literalPercentAllowed: boolean): string | 
 /**
  * The decoded path of a request URL, or null when the URL tries to leave the served folder: `..`, `%2e%2e`, encoded
  * slashes or backslashes, NUL, or any of these under a second layer of encoding (`%252e%252e`): neither this server
- * nor sirv decodes twice, but a proxy in front of it might, so such a path is refused rather than trusted.
+ * decodes twice, but a proxy in front of it might, so such a path is refused rather than trusted.
  */
 function safePathname(url: string | undefined): string | null {
   if (!url?.startsWith('/')) return null;
@@ -110,20 +96,6 @@ function safePathname(url: string | undefined): string | null {
 function injectInto(html: string, snippet: string): string {
   const at = html.toLowerCase().lastIndexOf('</body>');
   return at === -1 ? html + snippet : html.slice(0, at) + snippet + html.slice(at);
-}
-
-/** The file of `dir` a page path names, if it is an HTML file: `/` -> index.html, `/contact` -> contact.html or contact/index.html. */
-async function findPage(dir: string, pathname: string): Promise<string | undefined> {
-  const route = pathname.replace(/\/+$/, '');
-  const candidates = /\.html?$/.test(route)
-    ? [route]
-    : [`${route}.html`, `${route}/index.html`].filter((c) => c !== '.html');
-  for (const candidate of candidates) {
-    const file = path.join(dir, candidate);
-    const info = await stat(file).catch(() => undefined);
-    if (info?.isFile()) return file;
-  }
-  return undefined;
 }
 
 function formatUrl(host: string, port: number): string {
@@ -157,8 +129,8 @@ function listenError(error: NodeJS.ErrnoException, host: string, port: number): 
 
 /**
  * A build file of `dir` and a stamp that changes when a build rewrites it; undefined text when there is none. Read
- * through one open descriptor: a stat and then a read by name would read another file, or none, when a build
- * replaces it in between (the 500 a request could get while a rebuild wrote).
+ * through one open descriptor: a stat and then a read by name would read another file, or none (a 500), when a build
+ * replaces it in between. The text is read only when the stamp differs from `known`.
  */
 function buildFile(
   dir: string,
@@ -183,18 +155,6 @@ function buildFile(
 }
 
 /**
- * A build replaces the served folder by two renames, the old one aside and the new one into place: between them the
- * folder is missing. A request in that instant waits for the new one (briefly) rather than getting a 404.
- */
-const SWAP_WAIT_MS = 500;
-
-async function folderInPlace(dir: string): Promise<void> {
-  for (let waited = 0; waited < SWAP_WAIT_MS && !existsSync(dir); waited += 2) {
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
-
-/**
  * The policy of the build in `dir`, re-read when a build rewrites its list of hashed files or its _headers. Read
  * synchronously (two small files, once per build): a handler that streams (the reload events) starts at once.
  */
@@ -204,11 +164,10 @@ function policyReader(dir: string): () => HttpPolicy {
     const hashed = buildFile(dir, HASHED_FILES_PATH, cached?.hashed);
     const headers = buildFile(dir, HEADERS_FILE, cached?.headers);
     if (cached?.hashed !== hashed.stamp || cached?.headers !== headers.stamp) {
-      // A file whose stamp did not change was not read again: re-read both, as the policy is made from the pair.
-      const hashedText =
-        hashed.stamp === 'none' ? undefined : (hashed.text ?? buildFile(dir, HASHED_FILES_PATH, undefined).text);
-      const headersText =
-        headers.stamp === 'none' ? undefined : (headers.text ?? buildFile(dir, HEADERS_FILE, undefined).text);
+      // The policy is made from the pair: a file whose stamp did not change is read again too.
+      const text = (read: { stamp: string; text?: string }, name: string) =>
+        read.stamp === 'none' ? undefined : (read.text ?? buildFile(dir, name, undefined).text);
+      const [hashedText, headersText] = [text(hashed, HASHED_FILES_PATH), text(headers, HEADERS_FILE)];
       cached = {
         hashed: hashed.stamp,
         headers: headers.stamp,
@@ -220,6 +179,18 @@ function policyReader(dir: string): () => HttpPolicy {
     }
     return cached.policy;
   };
+}
+
+/**
+ * A build replaces the served folder by two renames, the old one aside and the new one into place: between them the
+ * folder is missing. A request in that instant waits for the new one (briefly) rather than getting a 404.
+ */
+const SWAP_WAIT_MS = 500;
+
+async function folderInPlace(dir: string): Promise<void> {
+  for (let waited = 0; waited < SWAP_WAIT_MS && !existsSync(dir); waited += 2) {
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
 }
 
 function isFile(file: string): boolean {
@@ -245,9 +216,9 @@ function clearHeaders(res: ServerResponse, policy: HttpPolicy): void {
 
 export function createStaticServer(options: StaticServerOptions): StaticServer {
   const dir = path.resolve(options.dir);
-  const host = options.host ?? '127.0.0.1';
-  const port = options.port ?? 4321;
-  const notFoundPage = path.join(dir, options.notFoundPage ?? '404.html');
+  const host = options.host ?? DEFAULT_HOST;
+  const port = options.port ?? DEFAULT_PORT;
+  const notFoundPage = path.join(dir, options.notFoundPage ?? NOT_FOUND_FILE);
   const { inject, handlers = [] } = options;
   const currentPolicy = options.policy ?? policyReader(dir);
   if (!notFoundPage.startsWith(dir + path.sep)) {
@@ -256,6 +227,11 @@ export function createStaticServer(options: StaticServerOptions): StaticServer {
     );
   }
 
+  // Files are looked up on every request rather than indexed once, so rebuilt files are served as they are now (an
+  // index taken at start would send stale lengths for rewritten files). It costs a few stat calls per request.
+  const outputFile = (pathname: string) =>
+    resolveOutputPath({ has: (candidate) => isFile(path.join(dir, candidate)) }, pathname);
+
   async function sendPage(
     res: ServerResponse,
     policy: HttpPolicy,
@@ -263,7 +239,7 @@ export function createStaticServer(options: StaticServerOptions): StaticServer {
     status: number,
     snippet: string,
   ): Promise<boolean> {
-    // Gone since it was found (a build removed it): the caller looks further instead of failing with a 500.
+    // Gone since it was found (a build removed it): the caller looks again instead of failing with a 500.
     const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return undefined;
       throw error;
@@ -285,35 +261,20 @@ export function createStaticServer(options: StaticServerOptions): StaticServer {
     pathname: string,
   ): Promise<void> {
     clearHeaders(res, policy);
-    if (inject !== undefined) {
-      const page = await stat(notFoundPage).catch(() => undefined);
-      if (page?.isFile() && (await sendPage(res, policy, notFoundPage, 404, inject))) return;
-    } else {
-      const accepted = acceptedEncodings(req.headers['accept-encoding']);
-      const variants = [...ENCODINGS.filter((e) => accepted.includes(e.name)), { name: undefined, extension: '' }];
-      // Each read whole in one call, so a 404 page a build replaces is the old one or the new one; missed while a
-      // build swapped the folder, read once more when the folder is back.
-      for (const retry of [false, true]) {
-        if (retry) await folderInPlace(dir);
-        for (const variant of variants) {
-          const body = await readFile(notFoundPage + variant.extension).catch(() => undefined);
-          if (!body) continue;
-          res.writeHead(404, {
-            ...policy.responseHeaders(path.relative(dir, notFoundPage)),
-            'Content-Length': body.length,
-            Vary: 'Accept-Encoding',
-            ...(variant.name ? { 'Content-Encoding': variant.name } : {}),
-          });
-          res.end(body);
-          return;
-        }
-      }
+    if (options.notFound && (await options.notFound(req, res, pathname))) return;
+    const notFound = path.relative(dir, notFoundPage);
+    // Missed while a build swapped the folder: once more when the folder is back.
+    for (const retry of [false, true]) {
+      if (retry) await folderInPlace(dir);
+      if (inject !== undefined) {
+        if (isFile(notFoundPage) && (await sendPage(res, policy, notFoundPage, 404, inject))) return;
+      } else if (await sendFile(req, res, notFoundPage, policy.responseHeaders(notFound), 404)) return;
     }
     sendText(res, policy, 404, `404 Not Found: ${pathname}`);
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse, policy: HttpPolicy): Promise<void> {
-    // First, so every answer below carries them: writeHead() adds to headers set this way, and sirv keeps them.
+    // First, so every answer below carries them: writeHead() adds to headers set this way.
     for (const [name, value] of Object.entries(policy.security)) res.setHeader(name, value);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return sendText(res, policy, 405, `405 Method Not Allowed: ${req.method} (this server answers GET and HEAD)`, {
@@ -328,23 +289,15 @@ export function createStaticServer(options: StaticServerOptions): StaticServer {
       if (await handler(req, res, pathname)) return;
     }
 
-    if (inject !== undefined) {
-      const page = await findPage(dir, pathname);
-      if (page && (await sendPage(res, policy, page, 200, inject))) return;
-    }
-
-    const accepted = acceptedEncodings(req.headers['accept-encoding']);
-    const lookUp = () => resolveOutputPath({ has: (candidate) => isFile(path.join(dir, candidate)) }, pathname);
-    // Looked up as the folder is swapped by a build, or removed by one after the lookup: once the folder is in place,
-    // look again, once.
+    // The one answer to "which file is this URL", as watch and deploy ask it (src/core/http/paths.ts). Missed (not
+    // there, or deleted before it was opened) while a build swapped the folder: looked up once more when it is back.
     for (const retry of [false, true]) {
       if (retry) await folderInPlace(dir);
-      const file = lookUp();
+      const file = outputFile(pathname);
       if (file === undefined) continue;
-      // Set before sending: the file's own headers (length, ETag, encoding) are added to these.
-      for (const [name, value] of Object.entries(policy.responseHeaders(file))) res.setHeader(name, value);
-      res.setHeader('Vary', 'Accept-Encoding');
-      if (await sendFile(req, res, dir, file, accepted)) return;
+      if (inject !== undefined && /\.html?$/.test(file)) {
+        if (await sendPage(res, policy, path.join(dir, file), 200, inject)) return;
+      } else if (await sendFile(req, res, path.join(dir, file), policy.responseHeaders(file))) return;
     }
     return sendNotFound(req, res, policy, pathname);
   }
@@ -354,7 +307,7 @@ export function createStaticServer(options: StaticServerOptions): StaticServer {
     let policy = createHttpPolicy();
     // An async function runs up to its first await at once: a damaged build file becomes a 500 below, not a crash.
     const answer = async () => {
-      // Only when it is missing: otherwise the request is handled in this tick, as a streaming handler expects.
+      // Only when it is missing (a build swapping it): otherwise handled in this tick, as a streaming handler expects.
       if (!existsSync(dir)) await folderInPlace(dir);
       return handle(req, res, (policy = currentPolicy()));
     };

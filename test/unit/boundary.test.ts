@@ -112,6 +112,66 @@ export function boundaryViolations(sources: Source[], exported: Exported): strin
   return problems;
 }
 
+/** Where a relative import of `file` lands, relative to the repository with "/"; undefined for a package or node:. */
+function targetOf(file: string, specifier: string): string | undefined {
+  if (!specifier.startsWith('.')) return undefined;
+  return relative(repo, resolve(repo, dirname(file), specifier))
+    .split('\\')
+    .join('/');
+}
+
+/** The layers read bottom-up: the core imports nothing above it, and nothing below the CLI imports the CLI. */
+const CORE = 'src/core/';
+const BELOW_CLI = ['src/core/', 'src/pipeline/', 'src/serve/', 'src/dev/', 'src/deploy/'];
+
+/** Every import that runs a layer the wrong way, type-only imports included, one line each. */
+export function layerViolations(sources: Source[]): string[] {
+  const problems: string[] = [];
+  for (const { file, source } of sources) {
+    for (const use of importsOf(source)) {
+      const target = targetOf(file, use.specifier);
+      if (target === undefined) continue; // npm packages and node: builtins are below every layer
+      if (file.startsWith(CORE) && !target.startsWith(CORE)) {
+        problems.push(
+          `${file}: imports "${use.specifier}", outside src/core/; the core imports only itself, npm packages and node:.`,
+        );
+      } else if (BELOW_CLI.some((layer) => file.startsWith(layer)) && target.startsWith('src/cli/')) {
+        problems.push(`${file}: imports "${use.specifier}", the CLI; only the CLI wires the layers below it together.`);
+      }
+    }
+  }
+  return problems;
+}
+
+/** The import cycles among the modules under `folder` (type-only imports too), each as "a -> b -> a". */
+export function importCycles(sources: Source[], folder: string): string[] {
+  const inside = sources.filter((s) => s.file.startsWith(folder));
+  const known = new Set(inside.map((s) => s.file));
+  const edges = new Map(
+    inside.map(({ file, source }) => [
+      file,
+      importsOf(source)
+        .map((use) => targetOf(file, use.specifier))
+        .filter((target): target is string => target !== undefined && known.has(target)),
+    ]),
+  );
+  const cycles = new Set<string>();
+  const walkFrom = (file: string, trail: string[]) => {
+    const at = trail.indexOf(file);
+    if (at !== -1) {
+      // Named from its smallest file, so one cycle found from each of its files is reported once.
+      const loop = trail.slice(at);
+      const first = loop.indexOf([...loop].sort()[0]!);
+      const turned = [...loop.slice(first), ...loop.slice(0, first)];
+      cycles.add([...turned, turned[0]].join(' -> '));
+      return;
+    }
+    for (const next of edges.get(file) ?? []) walkFrom(next, [...trail, file]);
+  };
+  for (const file of known) walkFrom(file, []);
+  return [...cycles].sort();
+}
+
 /** The names an entry exports, types included (they vanish at run time, so they are read from its source). */
 function exportedNames(file: string, values: object): Set<string> {
   const source = readFileSync(join(repo, file), 'utf8');
@@ -217,6 +277,58 @@ boundary('fails on a planted violation of each rule', () => {
     problems[7]!,
     "src/site/behaviours/enhance.ts: imports \"useBase\" from 'site-gen'; a behaviour runs without React, and in the browser 'site-gen' gives it only what src/runtime/site-gen.ts exports.",
   );
+});
+
+boundary('the layers read bottom-up: the core imports only itself, and only the CLI imports the CLI', () => {
+  const sources = repositorySources();
+  assert.ok(
+    sources.some((s) => s.file === 'src/core/http/paths.ts') && sources.some((s) => s.file === 'src/cli/serve.ts'),
+    'both ends are scanned',
+  );
+  assert.equal(layerViolations(sources), []);
+});
+
+boundary('the core has no import cycle, type-only imports included', () => {
+  assert.equal(importCycles(repositorySources(), CORE), []);
+});
+
+boundary('fails on a planted layer violation and a planted cycle', () => {
+  const planted: Source[] = [
+    { file: 'src/core/http/policy.ts', source: "import { buildSite } from '../../pipeline/build.ts';" },
+    { file: 'src/core/config.ts', source: "import type { DeployOptions } from '../deploy/options.ts';" },
+    { file: 'src/deploy/deploy.ts', source: "import { parsePort } from '../cli/options.ts';" },
+    { file: 'src/serve/server.ts', source: "const main = () => import('../cli/main.ts');" },
+    // Allowed: packages, node:, the core itself, a layer importing the core or another layer, the CLI importing them.
+    {
+      file: 'src/core/http/paths.ts',
+      source: "import mime from 'mime';\nimport { join } from 'node:path';\nimport { UsageError } from '../errors.ts';",
+    },
+    { file: 'src/dev/watch.ts', source: "import { writeOutput } from '../pipeline/write.ts';" },
+    { file: 'src/cli/serve.ts', source: "import { createStaticServer } from '../serve/server.ts';" },
+  ];
+  const problems = layerViolations(planted);
+  assert.is(problems.length, 4, problems.join('\n'));
+  assert.is(
+    problems[0],
+    'src/core/http/policy.ts: imports "../../pipeline/build.ts", outside src/core/; the core imports only itself, npm packages and node:.',
+  );
+  assert.match(problems[1]!, 'src/core/config.ts: imports "../deploy/options.ts", outside src/core/');
+  assert.is(
+    problems[2],
+    'src/deploy/deploy.ts: imports "../cli/options.ts", the CLI; only the CLI wires the layers below it together.',
+  );
+  assert.match(problems[3]!, 'src/serve/server.ts: imports "../cli/main.ts", the CLI');
+
+  // The cycle the core once had: config.ts -> config-schema.ts -> http/policy.ts -> config.ts, through a type import.
+  const cycle: Source[] = [
+    { file: 'src/core/config.ts', source: "import type { configSchema } from './config-schema.ts';" },
+    { file: 'src/core/config-schema.ts', source: "import { DENIED_FEATURES } from './http/policy.ts';" },
+    { file: 'src/core/http/policy.ts', source: "import type { SiteConfig } from '../config.ts';" },
+    { file: 'src/core/errors.ts', source: '' },
+  ];
+  assert.equal(importCycles(cycle, CORE), [
+    'src/core/config-schema.ts -> src/core/http/policy.ts -> src/core/config.ts -> src/core/config-schema.ts',
+  ]);
 });
 
 boundary('reads every form of import, and type-only names', () => {

@@ -1,18 +1,19 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { isCompressible, pageAlias } from '../../src/deploy/headers.ts';
+import { isCompressibleType } from '../../src/core/http/compressible.ts';
+import { pageAlias } from '../../src/deploy/headers.ts';
 import { isPrecompressedSibling } from '../../src/deploy/local.ts';
 import { targetsFor } from '../../src/deploy/targets.ts';
 import type { LocalFile } from '../../src/deploy/local.ts';
 
-const types = suite('isCompressible');
+const types = suite('isCompressibleType');
 
 types('compresses text, JSON, XML and SVG but not images or fonts', () => {
-  assert.ok(isCompressible('text/html; charset=utf-8'));
-  assert.ok(isCompressible('application/json; charset=utf-8'));
-  assert.ok(isCompressible('image/svg+xml'));
-  assert.not.ok(isCompressible('image/png'));
-  assert.not.ok(isCompressible('font/woff2'));
+  assert.ok(isCompressibleType('text/html; charset=utf-8'));
+  assert.ok(isCompressibleType('application/json; charset=utf-8'));
+  assert.ok(isCompressibleType('image/svg+xml'));
+  assert.not.ok(isCompressibleType('image/png'));
+  assert.not.ok(isCompressibleType('font/woff2'));
 });
 
 const siblings = suite('isPrecompressedSibling');

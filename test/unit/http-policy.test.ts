@@ -7,7 +7,11 @@ import {
   parseHashedFiles,
   serializeHashedFiles,
 } from '../../src/core/http/hashed-files.ts';
-import { resolveOutputPath } from '../../src/core/http/paths.ts';
+import { isCompressible } from '../../src/core/http/compressible.ts';
+import { INDEX_FILE, pageFile, pagePathOf, resolveOutputPath } from '../../src/core/http/paths.ts';
+import { shouldPrecompress } from '../../src/pipeline/compress.ts';
+import { pageAlias } from '../../src/deploy/headers.ts';
+import { targetsFor } from '../../src/deploy/targets.ts';
 import {
   CACHE_IMMUTABLE,
   CACHE_REVALIDATE,
@@ -141,4 +145,60 @@ paths('finds a file, then <path>.html, then <path>/index.html; a trailing slash 
   assert.is(resolveOutputPath(files, '/robots.txt/'), undefined);
 });
 
+paths("writes a page path as its folder's index.html, and reads it back", () => {
+  const table: Array<[string, string]> = [
+    ['/', 'index.html'],
+    ['/contact', 'contact/index.html'],
+    ['/docs/a b', 'docs/a b/index.html'],
+  ];
+  for (const [page, file] of table) {
+    assert.is(pageFile(page), file, `${page} is written to ${file}`);
+    assert.is(pageFile(`${page}/`), file, `${page}/ is the same page`);
+    assert.is(pagePathOf(file), page, `${file} is the page ${page}`);
+    assert.is(resolveOutputPath(new Set([file]), page), file, `${page} is answered with ${file}`);
+  }
+  assert.is(INDEX_FILE, 'index.html');
+  for (const file of ['404.html', 'contactindex.html', 'assets/site.css', 'index.html.br'])
+    assert.is(pagePathOf(file), undefined, `${file} is no folder's page`);
+  assert.is(pageAlias('contact/index.html'), 'contact', "deploy's extra key is the page path without its slash");
+  assert.is(pageAlias('index.html'), undefined);
+});
+
 paths.run();
+
+const compressible = suite('compressible files: one rule for the build and for deploy --gzip');
+
+compressible('text, JSON, XML, SVG, icons and WebAssembly are compressed; images, fonts and archives are not', () => {
+  for (const file of [
+    'a.html',
+    'a.css',
+    'a.js',
+    'a.mjs',
+    'a.json',
+    'a.map',
+    'a.svg',
+    'a.xml',
+    'a.txt',
+    'a.ico',
+    'a.wasm',
+  ])
+    assert.ok(isCompressible(file), file);
+  for (const file of ['a.png', 'a.avif', 'a.woff2', 'a.jpg', 'a.gz', 'a.zip', '_headers', 'README'])
+    assert.not.ok(isCompressible(file), file);
+});
+
+compressible('the build precompresses exactly the files deploy --gzip stores gzip-encoded', () => {
+  const files = ['app.wasm', 'site.css', 'data.json', 'logo.svg', 'photo.png', 'font.woff2', 'feed.xml', 'notes.csv'];
+  const gzipped = targetsFor(
+    files.map((path) => ({ path, absolutePath: `/dist/${path}`, size: 4096, md5: '0'.repeat(32) })),
+    { prefix: '', gzip: true },
+  )
+    .filter((target) => target.encoding === 'gzip')
+    .map((target) => target.path)
+    .sort();
+  assert.equal(files.filter((file) => shouldPrecompress(file, 4096)).sort(), gzipped);
+  assert.ok(gzipped.includes('app.wasm'), 'WebAssembly is compressed by both');
+  assert.not.ok(shouldPrecompress('app.wasm', 1024), 'files of 1 KB or less get no siblings');
+});
+
+compressible.run();

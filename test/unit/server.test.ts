@@ -12,7 +12,8 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from '
 import { Command } from 'commander';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { addServeCommand, parsePort } from '../../src/cli/serve.ts';
+import { addServeCommand } from '../../src/cli/serve.ts';
+import { parsePort } from '../../src/cli/options.ts';
 import { createStaticServer } from '../../src/serve/server.ts';
 import { CACHE_REVALIDATE } from '../../src/core/http/policy.ts';
 import type { Handler, StaticServer } from '../../src/serve/server.ts';
@@ -286,6 +287,25 @@ caching('answers a matching If-None-Match with 304 and the same caching headers'
   assert.is(second.headers['cache-control'], CACHE_REVALIDATE);
 });
 
+caching(
+  'gives each encoding of a file its own ETag, so a 304 never confirms the bytes of another',
+  async ({ port }) => {
+    const tags = [];
+    for (const encoding of ['br', 'gzip', 'identity']) {
+      const reply = await request(port, HASHED, { headers: { 'Accept-Encoding': encoding } });
+      tags.push(String(reply.headers.etag));
+      const again = await request(port, HASHED, {
+        headers: { 'Accept-Encoding': encoding, 'If-None-Match': `"other", ${reply.headers.etag}` },
+      });
+      assert.is(again.status, 304, `${encoding}: a list of tags that holds the current one is fresh`);
+    }
+    assert.is(new Set(tags).size, 3, tags.join(' '));
+    const stale = await request(port, HASHED, { headers: { 'Accept-Encoding': 'gzip', 'If-None-Match': tags[0]! } });
+    assert.is(stale.status, 200, "the brotli file's tag does not confirm the gzip file");
+    assert.is(decoded(stale), 'console.log("gzip file");');
+  },
+);
+
 caching.run();
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -354,6 +374,28 @@ encodings('works end to end with fetch, which decodes what it accepted', async (
   assert.is(await page.text(), CONTACT);
   const missing = await fetch(`${url}/nope`);
   assert.is(missing.status, 404);
+});
+
+encodings('answers one byte range with 206, and a range past the end with 416', async ({ port }) => {
+  const whole = 'console.log("plain file");';
+  const cases: Array<[string, string, string]> = [
+    ['bytes=0-6', whole.slice(0, 7), `bytes 0-6/${whole.length}`],
+    ['bytes=8-', whole.slice(8), `bytes 8-${whole.length - 1}/${whole.length}`],
+    ['bytes=-5', whole.slice(-5), `bytes ${whole.length - 5}-${whole.length - 1}/${whole.length}`],
+  ];
+  for (const [range, body, contentRange] of cases) {
+    const reply = await request(port, HASHED, { headers: { ...identity, Range: range } });
+    assert.is(reply.status, 206, range);
+    assert.is(reply.text, body, range);
+    assert.is(reply.headers['content-range'], contentRange, range);
+    assert.is(Number(reply.headers['content-length']), body.length, range);
+  }
+  const past = await request(port, HASHED, { headers: { ...identity, Range: 'bytes=999-' } });
+  assert.is(past.status, 416);
+  assert.is(past.headers['content-range'], `bytes */${whole.length}`);
+  const several = await request(port, HASHED, { headers: { ...identity, Range: 'bytes=0-1,4-5' } });
+  assert.is(several.status, 200, 'several ranges get the whole file');
+  assert.is(several.text, whole);
 });
 
 encodings.run();
@@ -591,7 +633,7 @@ lifecycle('close() ends idle keep-alive sockets and open streams, and frees the 
 });
 
 lifecycle('survives a file that cannot be read after it was found', async () => {
-  // A Unix socket is found by sirv's lookup, then fails to open (ENXIO), like a file a rebuild removed in between.
+  // A Unix socket stands where a file would be, and cannot be read (ENXIO), like a file a rebuild removed in between.
   const root = await mkdtemp(path.join(os.tmpdir(), 'sg-'));
   await writeTree(root, { 'index.html': HOME });
   const socketFile = net.createServer();

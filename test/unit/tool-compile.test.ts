@@ -199,8 +199,7 @@ bin('serve loads its server, not the build', async () => {
   writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>t</title>');
   try {
     const loaded = await packagesLoaded(['serve', '--port', '0', '--out', dir], /Serving /);
-    // The server sends files itself (src/serve/send-file.ts); its HTTP policy names types with mime.
-    assert.ok(loaded.has('mime'), 'the hook sees the packages serve loads');
+    assert.ok(loaded.has('mime'), "the hook sees the server's one package (mime, for each file's Content-Type)");
     for (const name of HEAVY) assert.not.ok(loaded.has(name), `site-gen serve loads ${name}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });

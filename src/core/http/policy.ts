@@ -2,7 +2,6 @@
 // the security headers every response carries. `site-gen serve`, `site-gen watch` and `site-gen deploy` all ask this
 // module, so a preview caches, and is protected, as production is.
 import mime from 'mime';
-import type { SiteConfig } from '../config.ts';
 
 export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
 export const CACHE_REVALIDATE = 'public, max-age=0, must-revalidate';
@@ -146,8 +145,18 @@ export const DENIED_FEATURES = [
 /** Two years, subdomains included: what hstspreload.org asks for. */
 export const DEFAULT_HSTS = 'max-age=63072000; includeSubDomains';
 
-/** The `headers` section of site.config.ts, defaults applied. */
-export type SecurityHeadersConfig = SiteConfig['headers'];
+/**
+ * The `headers` section of site.config.ts, defaults applied. Written out rather than derived from the config's type:
+ * the schema (config-schema.ts) reads this module's lists, so deriving it would make the two import each other.
+ * config-schema.ts checks that what it produces is this type.
+ */
+export interface SecurityHeadersConfig {
+  frameAncestors: string;
+  hsts: string | false;
+  referrerPolicy: (typeof REFERRER_POLICIES)[number];
+  denyFeatures: readonly string[];
+  extra: Readonly<Record<string, string>>;
+}
 
 /** The headers securityHeaders() derives from the fields of the config; `headers.extra` may not name them. */
 export const MANAGED_HEADERS = [
