@@ -72,17 +72,27 @@ interface ReadLock {
   lastModified?: Date;
 }
 
-async function readLock(context: RemoteContext): Promise<ReadLock | undefined> {
-  const stored = await readText(context, lockKey(context.prefix));
-  if (!stored) return undefined;
-  let record: LockRecord | undefined;
+function parseLock(text: string): LockRecord | undefined {
   try {
-    const parsed = recordSchema.safeParse(JSON.parse(stored.text));
-    record = parsed.success ? parsed.data : undefined;
+    const parsed = recordSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
   } catch {
-    record = undefined;
+    return undefined;
   }
-  return { record, etag: stored.etag, lastModified: stored.lastModified };
+}
+
+/**
+ * The lock as stored, if any. A body that does not parse is read again a few times first: a store without atomic
+ * writes (s3rver) can answer a read made during a rival's write with part of it.
+ */
+async function readLock(context: RemoteContext): Promise<ReadLock | undefined> {
+  for (let attempt = 1; ; attempt += 1) {
+    const stored = await readText(context, lockKey(context.prefix));
+    if (!stored) return undefined;
+    const record = parseLock(stored.text);
+    if (record || attempt >= 4) return { record, etag: stored.etag, lastModified: stored.lastModified };
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /** When a lock stops counting: its last renewal (the later of its own word and the store's time) plus its lease. */

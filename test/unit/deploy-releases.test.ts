@@ -460,7 +460,7 @@ releases('two deploys started at the same moment: one refuses naming the other, 
   const error = (refused[0] as PromiseRejectedResult).reason as LockedError;
   assert.instance(error, LockedError);
   assert.is(error.exitCode, EXIT_LOCKED);
-  assert.match(error.message, /is locked by a deploy by [^@\s]+@[^,\s]+, started \d{4}-\d\d-\d\dT/);
+  assert.match(error.message, /is locked by a deploy by [^@\s]+@[^,\s]+, started \d{4}-\d\d-\d\dT/, error.message);
   assert.match(error.message, /wait for it to finish and run this command again/);
   const winner = runs[0]!.status === 'fulfilled' ? siteA() : siteB();
   const state = await siteState(bucket);
