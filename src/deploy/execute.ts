@@ -10,7 +10,7 @@ import { manifestAfter } from './plan.ts';
 import type { Plan, Upload } from './plan.ts';
 import { forEachLimited } from './pool.ts';
 import type { DeployReporter } from './progress.ts';
-import { bareEtag, send } from './remote.ts';
+import { bareEtag, DELETE_BATCH, send } from './remote.ts';
 import type { RemoteContext } from './remote.ts';
 import { explainS3Error } from './s3-errors.ts';
 import { PHASES } from './targets.ts';
@@ -18,8 +18,6 @@ import type { Target } from './targets.ts';
 
 /** S3 takes at most 5 GiB in one PUT. */
 const MAX_SINGLE_PUT = 5 * 1024 ** 3;
-/** S3 deletes at most 1000 keys per DeleteObjects request. */
-const DELETE_BATCH = 1000;
 
 export interface ExecuteContext extends RemoteContext {
   concurrency: number;

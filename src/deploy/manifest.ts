@@ -24,7 +24,8 @@ export interface RemoteObject {
   lastModified?: Date;
 }
 
-const objectStateSchema = z.object({
+/** One object's state as recorded: by the manifest, and by each release (releases.ts). */
+export const objectStateSchema = z.object({
   etag: z.string(),
   size: z.number().int().nonnegative(),
   md5: z.string().optional(),

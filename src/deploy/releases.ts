@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { DeployError } from '../core/errors.ts';
-import type { Manifest, ObjectState } from './manifest.ts';
+import { type Manifest, type ObjectState, objectStateSchema } from './manifest.ts';
 import { deleteMany, readText, writeJson } from './remote.ts';
 import type { RemoteContext } from './remote.ts';
 import { keptKey, releaseKey, releasesIndexKey } from './state-keys.ts';
@@ -34,15 +34,6 @@ const indexSchema = z.object({
 });
 
 export type ReleasesIndex = z.infer<typeof indexSchema>;
-
-const objectStateSchema = z.object({
-  etag: z.string(),
-  size: z.number().int().nonnegative(),
-  md5: z.string().optional(),
-  contentType: z.string().optional(),
-  cacheControl: z.string().optional(),
-  contentEncoding: z.string().optional(),
-});
 
 const recordSchema = summarySchema.extend({
   version: z.literal(1),

@@ -186,7 +186,7 @@ export async function writeJson(context: RemoteContext, key: string, value: unkn
 }
 
 /** S3 deletes at most 1000 keys per DeleteObjects request. */
-const DELETE_BATCH = 1000;
+export const DELETE_BATCH = 1000;
 
 /** Deletes keys in batches; `what` says what they are, for the error message. */
 export async function deleteMany(context: RemoteContext, keys: readonly string[], what: string): Promise<void> {
