@@ -1,12 +1,25 @@
 // `site-gen deploy`: publishes the built site to an S3 bucket, flags over the deploy section of site.config.ts.
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { EXIT_CDN_NOT_INVALIDATED } from '../core/errors.ts';
+import { EXIT_CDN_NOT_INVALIDATED, EXIT_LOCKED } from '../core/errors.ts';
 import { configOption, outOption } from './options.ts';
 import { DEFAULTS, resolveDeployOptions, type DeployConfig, type DeployFlags } from '../deploy/options.ts';
 
 interface Flags extends DeployFlags {
   config: string;
+}
+
+/**
+ * The deploy section of the site configuration, for deploy, releases and rollback. Flags alone are enough: the
+ * default site.config.ts is read only when it exists; one given with --config must.
+ */
+export async function deployConfig(
+  file: string,
+  command: Command,
+  loadConfig: (file: string) => Promise<{ deploy: DeployConfig }>,
+): Promise<DeployConfig | undefined> {
+  const explicit = command.getOptionValueSource('config') !== 'default';
+  return explicit || existsSync(file) ? (await loadConfig(file)).deploy : undefined;
 }
 
 export function addDeployCommand(program: Command): void {
@@ -49,6 +62,11 @@ export function addDeployCommand(program: Command): void {
     )
     .option('--cloudfront-endpoint <url>', 'another endpoint for the CloudFront API (a test stand-in)')
     .option('--wait', 'wait until CloudFront reports the invalidation complete')
+    .option(
+      '--keep-releases <n>',
+      `releases kept in the bucket for \`site-gen rollback\`, 1 to 1000 (or deploy.keepReleases; default ${DEFAULTS.keepReleases})`,
+    )
+    .option('--force-unlock', "remove another run's deploy lock first: only when you are sure that run is not running")
     .addHelpText(
       'after',
       `
@@ -57,7 +75,10 @@ Credentials come from the AWS SDK's default chain only: AWS_ACCESS_KEY_ID and AW
 SSO, or an IAM role. Nothing secret goes in site.config.ts or on the command line.
 
 Exit codes: 0 deployed (and invalidated); 1 failed (run it again to finish); ${EXIT_CDN_NOT_INVALIDATED} deployed to S3, but the CloudFront
-distribution was not invalidated (the message gives the command that does it by hand).
+distribution was not invalidated (the message gives the command that does it by hand); ${EXIT_LOCKED} refused: another deploy or
+rollback holds the lock (the message names it), nothing was changed.
+
+Each deploy records a release: \`site-gen releases\` lists them, \`site-gen rollback\` restores the one before.
 
 Examples:
   site-gen deploy --bucket www.example.com --region eu-west-1 --dry-run
@@ -70,10 +91,7 @@ Examples:
         import('../pipeline/load-config.ts'),
         import('../deploy/deploy.ts'),
       ]);
-      const explicitConfig = command.getOptionValueSource('config') !== 'default';
-      // Flags alone are enough to deploy: the default site.config.ts is read only when it exists.
-      let config: DeployConfig | undefined;
-      if (explicitConfig || existsSync(flags.config)) config = (await loadConfig(flags.config)).deploy;
-      await deploy(resolveDeployOptions(flags, config, process.cwd()));
+      const config = await deployConfig(flags.config, command, loadConfig);
+      await deploy({ ...resolveDeployOptions(flags, config, process.cwd()), exitOnSignal: true });
     });
 }

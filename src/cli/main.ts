@@ -5,6 +5,8 @@ import { describeError, SiteGenError } from '../core/errors.ts';
 import { addBuildCommand } from './build.ts';
 import { addDeployCommand } from './deploy.ts';
 import { addNewCommand } from './new.ts';
+import { addReleasesCommand } from './releases.ts';
+import { addRollbackCommand } from './rollback.ts';
 import { addServeCommand } from './serve.ts';
 import { addWatchCommand } from './watch.ts';
 
@@ -23,6 +25,7 @@ Examples:
   site-gen serve --port 8080          preview dist/ like a static host
   site-gen watch                      dev server with live reload
   site-gen deploy --bucket my-site    publish dist/ to an S3 bucket
+  site-gen rollback --bucket my-site  serve the release before the live one again
   site-gen new my-site                start a new site in the folder my-site/
 
 Run "site-gen <command> --help" for a command's options.`,
@@ -31,6 +34,8 @@ Run "site-gen <command> --help" for a command's options.`,
   addServeCommand(program);
   addWatchCommand(program);
   addDeployCommand(program);
+  addReleasesCommand(program);
+  addRollbackCommand(program);
   addNewCommand(program);
   return program;
 }

@@ -59,6 +59,8 @@ export const deploySchema = z
     maxDeletes: z.number().int().nonnegative().default(256),
     concurrency: z.number().int().positive().max(64).default(8),
     gzip: z.boolean().default(false),
+    /** Releases kept in the bucket for `site-gen rollback` (the live one always among them). */
+    keepReleases: z.number().int().min(1).max(1000).default(5),
     /** The CloudFront distribution in front of the bucket: invalidated after each deploy that changes a page. */
     cloudfront: z
       .strictObject({
@@ -70,7 +72,7 @@ export const deploySchema = z
       })
       .optional(),
   })
-  .default({ prefix: '', maxDeletes: 256, concurrency: 8, gzip: false });
+  .default({ prefix: '', maxDeletes: 256, concurrency: 8, gzip: false, keepReleases: 5 });
 
 const ONE_LINE = /^[^\r\n]+$/;
 const managed = new Set(MANAGED_HEADERS.map((name) => name.toLowerCase()));

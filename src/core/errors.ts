@@ -83,6 +83,15 @@ export class CdnError extends DeployError {
   override readonly exitCode = EXIT_CDN_NOT_INVALIDATED;
 }
 
+/** Exit code of a deploy or rollback refused because another one holds the bucket's lock: nothing was changed. */
+export const EXIT_LOCKED = 4;
+
+/** Another deploy or rollback holds the lock of the bucket and prefix: this one changed nothing. */
+export class LockedError extends DeployError {
+  override name = 'LockedError';
+  override readonly exitCode = EXIT_LOCKED;
+}
+
 /**
  * The one way an error chain is printed (the CLI and the dev server's error page): the error's message, then each
  * cause's that it does not already quote ("Could not render /: boom" needs no "caused by: boom"). Errors of

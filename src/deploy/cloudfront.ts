@@ -1,7 +1,13 @@
 // Invalidates the CloudFront distribution in front of the bucket after a deploy: one batch of paths, waited for on request.
-import { CloudFrontClient, CreateInvalidationCommand, GetInvalidationCommand } from '@aws-sdk/client-cloudfront';
-import { CdnError } from '../core/errors.ts';
+import {
+  CloudFrontClient,
+  CreateInvalidationCommand,
+  GetDistributionConfigCommand,
+  GetInvalidationCommand,
+} from '@aws-sdk/client-cloudfront';
+import { CdnError, DeployError } from '../core/errors.ts';
 import type { InvalidationPlan } from './invalidation.ts';
+import { normalizePrefix } from './options.ts';
 import type { DeployReporter } from './progress.ts';
 import { withRetry } from './retry.ts';
 import type { RetryPolicy } from './retry.ts';
@@ -173,4 +179,43 @@ export async function invalidateCdn(
   }
   if (context.wait && status !== 'Completed') status = await waitUntilCompleted(context, id, started);
   return { id, status, paths: [...paths], durationMs: performance.now() - started };
+}
+
+/**
+ * Where visitors find the deploy's prefix: CloudFront serves the keys under its origin's path (the origin of the
+ * default cache behaviour) at its root, so a deploy to "site/" behind an origin path "/site" is at "/" for visitors.
+ * Asked before anything changes; when the distribution cannot be read, a warning, and the prefix as it is.
+ */
+export async function addressPrefix(
+  context: Pick<CdnContext, 'client' | 'distribution' | 'endpoint' | 'retry' | 'reporter'>,
+  prefix: string,
+  bucket: string,
+): Promise<string> {
+  let originPath: string;
+  try {
+    const answer = await withRetry(
+      () => context.client.send(new GetDistributionConfigCommand({ Id: context.distribution })),
+      context.retry,
+    );
+    const config = answer.DistributionConfig;
+    const originId = config?.DefaultCacheBehavior?.TargetOriginId;
+    const origin = config?.Origins?.Items?.find((item) => item.Id === originId) ?? config?.Origins?.Items?.[0];
+    originPath = origin?.OriginPath ?? '';
+  } catch (error) {
+    context.reporter.message(
+      `warning: could not read the origin path of the CloudFront distribution ${context.distribution} ` +
+        `(${explainCloudFrontError(error, context)}); invalidating the paths as keys under the bucket root. ` +
+        'Allow cloudfront:GetDistributionConfig if its origin has an origin path.',
+    );
+    return prefix;
+  }
+  const served = normalizePrefix(originPath);
+  if (!prefix.startsWith(served)) {
+    throw new DeployError(
+      `The CloudFront distribution ${context.distribution} serves s3://${bucket}/${served} (its origin path is ` +
+        `"${originPath}"), but this deploy writes to s3://${bucket}/${prefix}: its visitors would never see it. ` +
+        'Check --prefix (or deploy.prefix) and --cloudfront-distribution; nothing was changed.',
+    );
+  }
+  return prefix.slice(served.length);
 }

@@ -5,12 +5,12 @@ import { gzipSync } from 'node:zlib';
 import { DeleteObjectsCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { DeployError } from '../core/errors.ts';
 import { sameManifest, serializeManifest } from './manifest.ts';
-import type { ObjectState } from './manifest.ts';
+import type { Manifest, ObjectState } from './manifest.ts';
 import { manifestAfter } from './plan.ts';
 import type { Plan, Upload } from './plan.ts';
 import { forEachLimited } from './pool.ts';
 import type { DeployReporter } from './progress.ts';
-import { bareEtag, send } from './remote.ts';
+import { bareEtag, DELETE_BATCH, send } from './remote.ts';
 import type { RemoteContext } from './remote.ts';
 import { explainS3Error } from './s3-errors.ts';
 import { PHASES } from './targets.ts';
@@ -18,13 +18,13 @@ import type { Target } from './targets.ts';
 
 /** S3 takes at most 5 GiB in one PUT. */
 const MAX_SINGLE_PUT = 5 * 1024 ** 3;
-/** S3 deletes at most 1000 keys per DeleteObjects request. */
-const DELETE_BATCH = 1000;
 
 export interface ExecuteContext extends RemoteContext {
   concurrency: number;
   reporter: DeployReporter;
   now?: () => Date;
+  /** Called with the manifest about to be written (not when nothing changed); returns the one to write. */
+  beforeManifest?: (manifest: Manifest) => Promise<Manifest>;
 }
 
 export interface ExecuteResult {
@@ -34,6 +34,8 @@ export interface ExecuteResult {
   manifestWritten: boolean;
   uploaded: Map<string, ObjectState>;
   deleted: string[];
+  /** The manifest written, when one was. */
+  manifest?: Manifest;
 }
 
 const RESUME =
@@ -143,11 +145,12 @@ export async function executePlan(plan: Plan, context: ExecuteContext): Promise<
 
   await deleteKeys(plan.deletes, context);
 
-  const manifest = manifestAfter(plan, uploaded, (context.now ?? (() => new Date()))());
+  let manifest = manifestAfter(plan, uploaded, (context.now ?? (() => new Date()))());
   // A deploy that changes nothing writes nothing, not even the manifest (its deployedAt would be the only change).
   if (uploaded.size === 0 && plan.deletes.length === 0 && sameManifest(manifest, plan.previous)) {
     return { uploadedBytes, uploaded, deleted: [], manifestWritten: false };
   }
+  if (context.beforeManifest) manifest = await context.beforeManifest(manifest);
   try {
     await send(context, plan.manifestKey, () =>
       context.client.send(
@@ -167,5 +170,5 @@ export async function executePlan(plan: Plan, context: ExecuteContext): Promise<
       { cause },
     );
   }
-  return { uploadedBytes, uploaded, deleted: [...plan.deletes], manifestWritten: true };
+  return { uploadedBytes, uploaded, deleted: [...plan.deletes], manifestWritten: true, manifest };
 }

@@ -45,10 +45,22 @@ function changedFiles(plan: Plan): string[] {
   return [...changed];
 }
 
-/** The paths to invalidate after carrying out `plan`; none when the deploy changed nothing a visitor can request. */
-export function invalidationFor(plan: Plan, maxPaths: number): InvalidationPlan {
-  const addresses = [...new Set(changedFiles(plan).flatMap((path) => addressesOf(path, plan.prefix)))].sort();
+/**
+ * The paths to invalidate when the files at `paths` (inside the output folder) changed. `addressPrefix` is where
+ * visitors find the deploy's prefix: the prefix itself, less the CDN origin's path (cloudfront.ts's addressPrefix).
+ */
+export function invalidationForPaths(
+  paths: Iterable<string>,
+  addressPrefix: string,
+  maxPaths: number,
+): InvalidationPlan {
+  const addresses = [...new Set([...paths].flatMap((path) => addressesOf(path, addressPrefix)))].sort();
   if (addresses.length > maxPaths)
-    return { paths: [`/${encode(plan.prefix)}*`], addresses: addresses.length, wildcard: true };
+    return { paths: [`/${encode(addressPrefix)}*`], addresses: addresses.length, wildcard: true };
   return { paths: addresses, addresses: addresses.length, wildcard: false };
+}
+
+/** The paths to invalidate after carrying out `plan`; none when the deploy changed nothing a visitor can request. */
+export function invalidationFor(plan: Plan, maxPaths: number, addressPrefix = plan.prefix): InvalidationPlan {
+  return invalidationForPaths(changedFiles(plan), addressPrefix, maxPaths);
 }

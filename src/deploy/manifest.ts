@@ -1,6 +1,7 @@
 // The deploy manifest: a small JSON object in the bucket recording what site-gen stored, so the next deploy needs
 // no request per object to know the stored headers, and knows which old hashed assets are due for deletion.
 import { z } from 'zod';
+import { stateFolder } from './state-keys.ts';
 
 /** What is known of one stored object: its ETag and size as listed, and the content and headers it was stored with. */
 export interface ObjectState {
@@ -23,7 +24,8 @@ export interface RemoteObject {
   lastModified?: Date;
 }
 
-const objectStateSchema = z.object({
+/** One object's state as recorded: by the manifest, and by each release (releases.ts). */
+export const objectStateSchema = z.object({
   etag: z.string(),
   size: z.number().int().nonnegative(),
   md5: z.string().optional(),
@@ -40,6 +42,8 @@ const manifestSchema = z.object({
   objects: z.record(z.string(), objectStateSchema),
   /** Hashed assets no longer in the site, by key: the generation whose deploy first found them unused. */
   retired: z.record(z.string(), z.number().int().nonnegative()),
+  /** The release (releases.ts) the bucket serves: the deploy that recorded it, or the one a rollback restored. */
+  release: z.string().optional(),
 });
 
 export type Manifest = z.infer<typeof manifestSchema>;
@@ -51,7 +55,7 @@ export interface StoredManifest {
 }
 
 export function manifestKey(prefix: string): string {
-  return `${prefix}.site-gen/deploy-manifest.json`;
+  return `${stateFolder(prefix)}deploy-manifest.json`;
 }
 
 export function emptyManifest(): Manifest {
@@ -72,9 +76,10 @@ export function serializeManifest(manifest: Manifest): string {
   return `${JSON.stringify(manifest, null, 2)}\n`;
 }
 
-/** Whether two manifests record the same site: everything but the time of the deploy. */
+/** Whether two manifests record the same site: everything but the time of the deploy and the release that made it. */
 export function sameManifest(a: Manifest, b: Manifest): boolean {
-  return serializeManifest({ ...a, deployedAt: undefined }) === serializeManifest({ ...b, deployedAt: undefined });
+  const site = (m: Manifest) => serializeManifest({ ...m, deployedAt: undefined, release: undefined });
+  return site(a) === site(b);
 }
 
 /**

@@ -6,6 +6,8 @@ import type { SiteConfig } from '../core/config.ts';
 import { DEFAULT_OUT } from '../core/defaults.ts';
 import { UsageError } from '../core/errors.ts';
 import type { WaitPolicy } from './cloudfront.ts';
+import type { LockPolicy } from './lock.ts';
+import type { GitInfo } from './releases.ts';
 import { DEFAULT_MAX_PATHS, DISTRIBUTION_ID, MAX_PATHS_LIMIT } from '../core/cloudfront-limits.ts';
 import type { Output } from './progress.ts';
 import type { RetryPolicy } from './retry.ts';
@@ -30,6 +32,16 @@ export interface DeployOptions {
   retry?: RetryPolicy;
   /** The CloudFront distribution to invalidate after the S3 part, if any. */
   cloudfront?: CloudFrontOptions;
+  /** Releases kept for `site-gen rollback`, the live one always among them; default DEFAULTS.keepReleases. */
+  keepReleases?: number;
+  /** Remove another run's lock before taking it (--force-unlock). */
+  forceUnlock?: boolean;
+  /** The lock's lease and settle time; default DEFAULT_LOCK. */
+  lock?: LockPolicy;
+  /** Release the lock and exit on Ctrl-C or SIGTERM (the CLI); a library caller handles signals itself. */
+  exitOnSignal?: boolean;
+  /** The commit and branch recorded with the release; default gitInfo() of the working folder, null for none. */
+  git?: GitInfo | null;
 }
 
 export interface CloudFrontOptions {
@@ -60,15 +72,20 @@ export interface DeployFlags {
   cloudfrontEndpoint?: string;
   cloudfrontMaxPaths?: string;
   wait?: boolean;
+  keepReleases?: string;
+  forceUnlock?: boolean;
 }
 
-export type DeployConfig = SiteConfig['deploy'];
+/** The deploy section of site.config.ts (keepReleases optional, for configs built by hand as in tests and embedding). */
+export type DeployConfig = Omit<SiteConfig['deploy'], 'keepReleases'> & { keepReleases?: number };
 
 export const DEFAULTS = {
   out: DEFAULT_OUT,
   maxDeletes: 256,
   concurrency: 8,
   cloudfrontMaxPaths: DEFAULT_MAX_PATHS,
+  // As deploy.keepReleases in src/core/config-schema.ts; here without zod, which --help must not load.
+  keepReleases: 5,
 } as const;
 
 /** 'a//b/' -> 'a/b/', '/' -> '': keys never start with a slash, and a prefix is a folder. */
@@ -77,7 +94,7 @@ export function normalizePrefix(prefix: string): string {
   return parts.length === 0 ? '' : `${parts.join('/')}/`;
 }
 
-function integer(flag: string, value: string, min: number, max: number): number {
+export function integer(flag: string, value: string, min: number, max: number): number {
   const number = Number(value);
   if (!/^\d+$/.test(value.trim()) || number < min || number > max) {
     throw new UsageError(`${flag} ${value} is not valid: give a whole number from ${min} to ${max}.`);
@@ -100,7 +117,7 @@ function httpUrl(flag: string, value: string): string {
   return value;
 }
 
-function resolveCloudFront(flags: DeployFlags, config: DeployConfig | undefined): CloudFrontOptions | undefined {
+export function resolveCloudFront(flags: DeployFlags, config: DeployConfig | undefined): CloudFrontOptions | undefined {
   const distribution = flags.cloudfrontDistribution ?? config?.cloudfront?.distribution;
   if (!distribution) {
     const orphan = flags.wait
@@ -137,7 +154,15 @@ function resolveCloudFront(flags: DeployFlags, config: DeployConfig | undefined)
   };
 }
 
-export function resolveDeployOptions(flags: DeployFlags, config: DeployConfig | undefined, cwd: string): DeployOptions {
+/** Where the site lives, for every command that reaches the bucket: deploy, releases and rollback. */
+export interface BucketOptions {
+  bucket: string;
+  prefix: string;
+  region?: string;
+  endpoint?: string;
+}
+
+export function resolveBucketOptions(flags: DeployFlags, config: DeployConfig | undefined): BucketOptions {
   const bucket = flags.bucket ?? config?.bucket;
   if (!bucket) {
     throw new UsageError('No bucket to deploy to: pass --bucket <name>, or set deploy.bucket in site.config.ts.');
@@ -150,13 +175,26 @@ export function resolveDeployOptions(flags: DeployFlags, config: DeployConfig | 
   }
   const endpoint = flags.endpoint ?? config?.endpoint;
   if (endpoint !== undefined) httpUrl('--endpoint', endpoint);
-  const out = flags.out ?? DEFAULTS.out;
   return {
-    outDir: isAbsolute(out) ? out : resolve(cwd, out),
     bucket,
     prefix: normalizePrefix(flags.prefix ?? config?.prefix ?? ''),
     region: flags.region ?? config?.region,
     endpoint,
+  };
+}
+
+/** --keep-releases over deploy.keepReleases. */
+export function resolveKeepReleases(flags: DeployFlags, config: DeployConfig | undefined): number {
+  return flags.keepReleases !== undefined
+    ? integer('--keep-releases', flags.keepReleases, 1, 1000)
+    : (config?.keepReleases ?? DEFAULTS.keepReleases);
+}
+
+export function resolveDeployOptions(flags: DeployFlags, config: DeployConfig | undefined, cwd: string): DeployOptions {
+  const out = flags.out ?? DEFAULTS.out;
+  return {
+    outDir: isAbsolute(out) ? out : resolve(cwd, out),
+    ...resolveBucketOptions(flags, config),
     dryRun: flags.dryRun ?? false,
     maxDeletes:
       flags.maxDeletes !== undefined
@@ -169,5 +207,7 @@ export function resolveDeployOptions(flags: DeployFlags, config: DeployConfig | 
     gzip: flags.gzip ?? config?.gzip ?? false,
     configureWebsite: flags.configureWebsite ?? false,
     cloudfront: resolveCloudFront(flags, config),
+    keepReleases: resolveKeepReleases(flags, config),
+    forceUnlock: flags.forceUnlock ?? false,
   };
 }

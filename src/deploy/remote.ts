@@ -1,11 +1,18 @@
 // Reads the bucket: the objects under the prefix, the deploy manifest, and the stored headers of chosen objects.
-import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+} from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { DeployError } from '../core/errors.ts';
 import { manifestKey, parseManifest } from './manifest.ts';
 import type { ObjectState, RemoteObject, StoredManifest } from './manifest.ts';
 import type { RemoteListing } from './plan.ts';
 import { forEachLimited } from './pool.ts';
+import { keptEtag, stateFolder } from './state-keys.ts';
 import { withRetry } from './retry.ts';
 import type { RetryPolicy } from './retry.ts';
 import { explainS3Error } from './s3-errors.ts';
@@ -39,12 +46,16 @@ function location(context: RemoteContext, key = context.prefix): string {
 export interface Listing extends RemoteListing {
   /** Set when a manifest exists but could not be read; the deploy then inspects objects instead. */
   unreadableManifest?: boolean;
+  /** ETags of the kept copies of old bodies (state-keys.ts), which releases are restored from. */
+  kept: Set<string>;
 }
 
 export async function listRemote(context: RemoteContext): Promise<Listing> {
   const { client, bucket, prefix } = context;
   const objects = new Map<string, RemoteObject>();
   const ownManifest = manifestKey(prefix);
+  const ownState = stateFolder(prefix);
+  const kept = new Set<string>();
   let manifestEntry: RemoteObject | undefined;
   let token: string | undefined;
   try {
@@ -63,14 +74,18 @@ export async function listRemote(context: RemoteContext): Promise<Listing> {
           lastModified: item.LastModified,
         };
         if (item.Key === ownManifest) manifestEntry = entry;
-        else objects.set(item.Key, entry);
+        else if (item.Key.startsWith(ownState)) {
+          // site-gen's own records are not part of the site: never planned, never deleted as stale.
+          const etag = keptEtag(prefix, item.Key);
+          if (etag) kept.add(etag);
+        } else objects.set(item.Key, entry);
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
   } catch (cause) {
     throw new DeployError(`Could not list ${location(context)}: ${explainS3Error(cause, context)}.`, { cause });
   }
-  if (!manifestEntry) return { objects };
+  if (!manifestEntry) return { objects, kept };
 
   let stored: StoredManifest | undefined;
   try {
@@ -88,10 +103,10 @@ export async function listRemote(context: RemoteContext): Promise<Listing> {
       },
     );
   }
-  return stored ? { objects, manifest: stored } : { objects, unreadableManifest: true };
+  return stored ? { objects, kept, manifest: stored } : { objects, kept, unreadableManifest: true };
 }
 
-function isNotFound(error: unknown): boolean {
+export function isNotFound(error: unknown): boolean {
   const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
   return e?.name === 'NotFound' || e?.name === 'NoSuchKey' || e?.$metadata?.httpStatusCode === 404;
 }
@@ -129,4 +144,77 @@ export async function inspectObjects(
     }
   });
   return states;
+}
+
+/** A small object of site-gen's own, as text with its ETag and time; undefined when there is none. */
+export interface StoredText {
+  text: string;
+  etag: string;
+  lastModified?: Date;
+}
+
+export async function readText(context: RemoteContext, key: string): Promise<StoredText | undefined> {
+  try {
+    return await send(context, `reading ${key}`, async () => {
+      const answer = await context.client.send(new GetObjectCommand({ Bucket: context.bucket, Key: key }));
+      const text = (await answer.Body?.transformToString('utf-8')) ?? '';
+      return { text, etag: bareEtag(answer.ETag), lastModified: answer.LastModified };
+    });
+  } catch (cause) {
+    if (isNotFound(cause)) return undefined;
+    throw new DeployError(`Could not read ${location(context, key)}: ${explainS3Error(cause, context)}.`, { cause });
+  }
+}
+
+/** Writes a JSON record of site-gen's own: never cached, never shown as part of the site. */
+export async function writeJson(context: RemoteContext, key: string, value: unknown, pretty = false): Promise<void> {
+  try {
+    await send(context, `writing ${key}`, () =>
+      context.client.send(
+        new PutObjectCommand({
+          Bucket: context.bucket,
+          Key: key,
+          Body: Buffer.from(`${JSON.stringify(value, null, pretty ? 2 : undefined)}\n`),
+          ContentType: 'application/json; charset=utf-8',
+          CacheControl: 'no-store',
+        }),
+      ),
+    );
+  } catch (cause) {
+    throw new DeployError(`Could not write ${location(context, key)}: ${explainS3Error(cause, context)}.`, { cause });
+  }
+}
+
+/** S3 deletes at most 1000 keys per DeleteObjects request. */
+export const DELETE_BATCH = 1000;
+
+/** Deletes keys in batches; `what` says what they are, for the error message. */
+export async function deleteMany(context: RemoteContext, keys: readonly string[], what: string): Promise<void> {
+  for (let start = 0; start < keys.length; start += DELETE_BATCH) {
+    const batch = keys.slice(start, start + DELETE_BATCH);
+    let errors;
+    try {
+      const answer = await send(context, `deleting ${batch.length} ${what}`, () =>
+        context.client.send(
+          new DeleteObjectsCommand({
+            Bucket: context.bucket,
+            Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true },
+          }),
+        ),
+      );
+      errors = answer.Errors ?? [];
+    } catch (cause) {
+      throw new DeployError(
+        `Could not delete ${batch.length} ${what} from ${location(context)} (first: ${batch[0]}): ${explainS3Error(cause, context)}.`,
+        { cause },
+      );
+    }
+    if (errors.length > 0) {
+      const first = errors[0]!;
+      throw new DeployError(
+        `Could not delete ${errors.length} ${what} from ${location(context)}, first ${first.Key}: ${first.Code ?? 'error'}. ` +
+          'The credentials need s3:DeleteObject on the bucket.',
+      );
+    }
+  }
 }

@@ -39,7 +39,8 @@ export function trailingChanges(report: (file: string) => void, windowMs = TRAIL
   };
 }
 
-function stateOf(file: string): string {
+/** What a file is now, to tell whether it moved on: its content's hash (its size and time when large), or 'gone'. */
+export function stateOf(file: string): string {
   const info = statSync(file, { throwIfNoEntry: false, bigint: true });
   if (!info) return 'gone';
   if (!info.isFile()) return `other:${info.mtimeNs}`;

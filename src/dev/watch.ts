@@ -15,7 +15,7 @@ import { Publisher } from './publish.ts';
 import { createRebuildQueue } from './queue.ts';
 import { createReloadHub } from './reload.ts';
 import { createStaticServer, type Handler } from '../serve/server.ts';
-import { trailingChanges } from './trailing-changes.ts';
+import { stateOf, trailingChanges } from './trailing-changes.ts';
 
 export interface WatchOptions {
   config: string;
@@ -69,7 +69,16 @@ export async function startWatch(options: WatchOptions): Promise<WatchSession> {
       const stages = stagesForAll(changes, builder.inputs());
       // A broken build retries on any change: the fix may be a file the failed build never got to read.
       if (what !== undefined && stages.size === 0 && !builder.failure) return publisher.unused(what);
-      publisher.publish(await builder.rebuild(stages), what);
+      const before = new Map(changes.map((change) => [change.file, writeStamp(change.file)]));
+      const outcome = await builder.rebuild(stages);
+      if (!outcome.ok && (await movedOn(before))) {
+        // The build read a file its editor was still writing (in place: emptied, then written): that failure is
+        // no error of the site, and serving it would answer every page 500 until the next rebuild. The last good
+        // build stays served; the file's next state is rebuilt at once.
+        for (const change of changes) queue.add(change);
+        return;
+      }
+      publisher.publish(outcome, what);
       if (options.out && builder.output && !builder.failure) await writeOutput(options.out, builder.output.files);
       const added = watchTargets(paths, builder).filter((target) => !watched.has(target));
       for (const target of added) watched.add(target);
@@ -192,6 +201,21 @@ export function watchTargets(paths: ProjectPaths, builder?: DevBuilder): string[
     if (statSync(folder, { throwIfNoEntry: false })?.isDirectory()) folders.add(folder);
   }
   return [paths.config, ...[...folders].sort()];
+}
+
+/** How long a failed rebuild waits for the files it read to settle before it shows the error. */
+const SETTLE_MS = 200;
+
+/** A file's content and time of last write: emptied twice, it is the same content but another write. */
+function writeStamp(file: string): string {
+  return `${statSync(file, { throwIfNoEntry: false, bigint: true })?.mtimeNs ?? 'gone'} ${stateOf(file)}`;
+}
+
+/** Whether any of the files was written since `before` (taken as the rebuild began), once given time to settle. */
+async function movedOn(before: ReadonlyMap<string, string>): Promise<boolean> {
+  if (before.size === 0) return false;
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+  return [...before].some(([file, stamp]) => writeStamp(file) !== stamp);
 }
 
 function aliasesOf(file: string): string[] {

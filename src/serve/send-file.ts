@@ -1,7 +1,7 @@
 // Sends one file of the served folder as a static host does: its precompressed sibling when the client accepts it,
 // ETag and 304, a single byte range, HEAD without a body. Which file answers a URL is resolveOutputPath()'s to say.
 import { createReadStream, type Stats } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export const ENCODINGS = [
@@ -25,17 +25,35 @@ export function acceptedEncodings(header: string | string[] | undefined): Encodi
 }
 
 interface Variant {
-  file: string;
+  /** The file opened: its length, ETag and bytes all come from it, whatever a build does to the name meanwhile. */
+  handle: FileHandle;
   info: Stats;
   encoding?: Encoding;
 }
 
-/** The file to send for `file`: its best sibling (`.br`, `.gz`) the request accepts, else the file itself. */
+async function openFile(file: string): Promise<{ handle: FileHandle; info: Stats } | undefined> {
+  let handle: FileHandle;
+  try {
+    handle = await open(file, 'r');
+  } catch {
+    return undefined;
+  }
+  const info = await handle.stat().catch(() => undefined);
+  if (info?.isFile()) return { handle, info };
+  await handle.close();
+  return undefined;
+}
+
+/**
+ * The file to send for `file`: its best sibling (`.br`, `.gz`) the request accepts, else the file itself, opened.
+ * Opened once rather than looked at (stat) and then opened by name: a build that replaces the file in between
+ * would pair one file's length with another's bytes, or fail the answer.
+ */
 async function variantOf(file: string, accepted: readonly Encoding[]): Promise<Variant | undefined> {
   const variants = [...ENCODINGS.filter((e) => accepted.includes(e.name)), { name: undefined, extension: '' }];
   for (const { name, extension } of variants) {
-    const info = await stat(file + extension).catch(() => undefined);
-    if (info?.isFile()) return { file: file + extension, info, encoding: name };
+    const opened = await openFile(file + extension);
+    if (opened) return { ...opened, encoding: name };
   }
   return undefined;
 }
@@ -85,12 +103,14 @@ export async function sendFile(
     ...(variant.encoding ? { 'Content-Encoding': variant.encoding } : {}),
   };
   if (status === 200 && isFresh(req, etag)) {
+    await variant.handle.close();
     res.writeHead(304, common);
     res.end();
     return true;
   }
   const range = status === 200 ? byteRange(req.headers.range, size) : undefined;
   if (range === 'unsatisfiable') {
+    await variant.handle.close();
     res.writeHead(416, { ...common, 'Content-Range': `bytes */${size}` });
     res.end();
     return true;
@@ -103,12 +123,13 @@ export async function sendFile(
     ...(range ? { 'Content-Range': `bytes ${start}-${end}/${size}` } : {}),
   });
   if (req.method === 'HEAD' || size === 0) {
+    await variant.handle.close();
     res.end();
     return true;
   }
-  // A file a rebuild deletes between the lookup and the read ends the response rather than the process; a client that
-  // hangs up closes the file.
-  const stream = createReadStream(variant.file, { start, end });
+  // Read from the descriptor opened above, so a rebuild that replaces or deletes the file since cannot cut the answer;
+  // a read error still ends the response rather than the process, and a client that hangs up closes the file.
+  const stream = createReadStream('', { fd: variant.handle, start, end, autoClose: true });
   stream.once('error', () => res.destroy());
   res.once('close', () => stream.destroy());
   stream.pipe(res);

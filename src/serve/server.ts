@@ -2,7 +2,7 @@
 import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../core/defaults.ts';
@@ -127,15 +127,31 @@ function listenError(error: NodeJS.ErrnoException, host: string, port: number): 
   }
 }
 
-/** A build file of `dir` and a stamp that changes when a build rewrites it; undefined text when there is none. */
-function buildFile(dir: string, name: string): { file: string; stamp: string; read(): string | undefined } {
+/**
+ * A build file of `dir` and a stamp that changes when a build rewrites it; undefined text when there is none. Read
+ * through one open descriptor: a stat and then a read by name would read another file, or none (a 500), when a build
+ * replaces it in between. The text is read only when the stamp differs from `known`.
+ */
+function buildFile(
+  dir: string,
+  name: string,
+  known: string | undefined,
+): { file: string; stamp: string; text?: string } {
   const file = path.join(dir, name);
-  const info = statSync(file, { throwIfNoEntry: false });
-  return {
-    file,
-    stamp: info ? `${info.ino}:${info.mtimeMs}:${info.size}` : 'none',
-    read: () => (info ? readFileSync(file, 'utf8') : undefined),
-  };
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { file, stamp: 'none' };
+    throw error;
+  }
+  try {
+    const info = fstatSync(fd);
+    const stamp = `${info.ino}:${info.mtimeMs}:${info.size}`;
+    return stamp === known ? { file, stamp } : { file, stamp, text: readFileSync(fd, 'utf8') };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
@@ -143,15 +159,18 @@ function buildFile(dir: string, name: string): { file: string; stamp: string; re
  * synchronously (two small files, once per build): a handler that streams (the reload events) starts at once.
  */
 function policyReader(dir: string): () => HttpPolicy {
-  let cached: { stamp: string; policy: HttpPolicy } | undefined;
+  let cached: { hashed: string; headers: string; policy: HttpPolicy } | undefined;
   return () => {
-    const hashed = buildFile(dir, HASHED_FILES_PATH);
-    const headers = buildFile(dir, HEADERS_FILE);
-    const stamp = `${hashed.stamp} ${headers.stamp}`;
-    if (cached?.stamp !== stamp) {
-      const [hashedText, headersText] = [hashed.read(), headers.read()];
+    const hashed = buildFile(dir, HASHED_FILES_PATH, cached?.hashed);
+    const headers = buildFile(dir, HEADERS_FILE, cached?.headers);
+    if (cached?.hashed !== hashed.stamp || cached?.headers !== headers.stamp) {
+      // The policy is made from the pair: a file whose stamp did not change is read again too.
+      const text = (read: { stamp: string; text?: string }, name: string) =>
+        read.stamp === 'none' ? undefined : (read.text ?? buildFile(dir, name, undefined).text);
+      const [hashedText, headersText] = [text(hashed, HASHED_FILES_PATH), text(headers, HEADERS_FILE)];
       cached = {
-        stamp,
+        hashed: hashed.stamp,
+        headers: headers.stamp,
         policy: createHttpPolicy(
           hashedText === undefined ? undefined : parseHashedFiles(hashedText, hashed.file),
           headersText === undefined ? undefined : parseHeadersFile(headersText, headers.file),
@@ -160,6 +179,18 @@ function policyReader(dir: string): () => HttpPolicy {
     }
     return cached.policy;
   };
+}
+
+/**
+ * A build replaces the served folder by two renames, the old one aside and the new one into place: between them the
+ * folder is missing. A request in that instant waits for the new one (briefly) rather than getting a 404.
+ */
+const SWAP_WAIT_MS = 500;
+
+async function folderInPlace(dir: string): Promise<void> {
+  for (let waited = 0; waited < SWAP_WAIT_MS && !existsSync(dir); waited += 2) {
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
 }
 
 function isFile(file: string): boolean {
@@ -207,13 +238,20 @@ export function createStaticServer(options: StaticServerOptions): StaticServer {
     file: string,
     status: number,
     snippet: string,
-  ): Promise<void> {
-    const html = injectInto(await readFile(file, 'utf8'), snippet);
+  ): Promise<boolean> {
+    // Gone since it was found (a build removed it): the caller looks again instead of failing with a 500.
+    const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+    if (text === undefined) return false;
+    const html = injectInto(text, snippet);
     res.writeHead(status, {
       ...policy.responseHeaders(path.relative(dir, file)),
       'Content-Length': Buffer.byteLength(html),
     });
     res.end(html);
+    return true;
   }
 
   async function sendNotFound(
@@ -225,9 +263,13 @@ export function createStaticServer(options: StaticServerOptions): StaticServer {
     clearHeaders(res, policy);
     if (options.notFound && (await options.notFound(req, res, pathname))) return;
     const notFound = path.relative(dir, notFoundPage);
-    if (inject !== undefined) {
-      if (isFile(notFoundPage)) return sendPage(res, policy, notFoundPage, 404, inject);
-    } else if (await sendFile(req, res, notFoundPage, policy.responseHeaders(notFound), 404)) return;
+    // Missed while a build swapped the folder: once more when the folder is back.
+    for (const retry of [false, true]) {
+      if (retry) await folderInPlace(dir);
+      if (inject !== undefined) {
+        if (isFile(notFoundPage) && (await sendPage(res, policy, notFoundPage, 404, inject))) return;
+      } else if (await sendFile(req, res, notFoundPage, policy.responseHeaders(notFound), 404)) return;
+    }
     sendText(res, policy, 404, `404 Not Found: ${pathname}`);
   }
 
@@ -247,21 +289,28 @@ export function createStaticServer(options: StaticServerOptions): StaticServer {
       if (await handler(req, res, pathname)) return;
     }
 
-    // The one answer to "which file is this URL", as watch and deploy ask it (src/core/http/paths.ts).
-    const file = outputFile(pathname);
-    if (file === undefined) return sendNotFound(req, res, policy, pathname);
-    if (inject !== undefined && /\.html?$/.test(file)) return sendPage(res, policy, path.join(dir, file), 200, inject);
-    // Deleted between the lookup and the read (a rebuild): as if it had never been there.
-    if (!(await sendFile(req, res, path.join(dir, file), policy.responseHeaders(file)))) {
-      return sendNotFound(req, res, policy, pathname);
+    // The one answer to "which file is this URL", as watch and deploy ask it (src/core/http/paths.ts). Missed (not
+    // there, or deleted before it was opened) while a build swapped the folder: looked up once more when it is back.
+    for (const retry of [false, true]) {
+      if (retry) await folderInPlace(dir);
+      const file = outputFile(pathname);
+      if (file === undefined) continue;
+      if (inject !== undefined && /\.html?$/.test(file)) {
+        if (await sendPage(res, policy, path.join(dir, file), 200, inject)) return;
+      } else if (await sendFile(req, res, path.join(dir, file), policy.responseHeaders(file))) return;
     }
+    return sendNotFound(req, res, policy, pathname);
   }
 
   const server = http.createServer((req, res) => {
     // Without security headers only when the build's own policy could not be read (a damaged _headers).
     let policy = createHttpPolicy();
     // An async function runs up to its first await at once: a damaged build file becomes a 500 below, not a crash.
-    const answer = async () => handle(req, res, (policy = currentPolicy()));
+    const answer = async () => {
+      // Only when it is missing (a build swapping it): otherwise handled in this tick, as a streaming handler expects.
+      if (!existsSync(dir)) await folderInPlace(dir);
+      return handle(req, res, (policy = currentPolicy()));
+    };
     answer().catch((error: unknown) => {
       if (res.headersSent) return void res.destroy();
       clearHeaders(res, policy);

@@ -1,4 +1,5 @@
-// A stand-in for the CloudFront API on 127.0.0.1 (no emulator exists): CreateInvalidation and GetInvalidation answered
+// A stand-in for the CloudFront API on 127.0.0.1 (no emulator exists): CreateInvalidation, GetInvalidation and
+// GetDistributionConfig (an S3 origin with the origin path given) answered
 // the way the real service answers them (status codes, headers, XML bodies, its error codes), recording every request.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -32,11 +33,16 @@ export interface StandInOptions {
   throttle?: number;
   /** GetInvalidation says InProgress this many times, then Completed. */
   pollsInProgress?: number;
+  /** The origin path of each distribution's S3 origin (GetDistributionConfig); default none. */
+  originPaths?: Record<string, string>;
 }
 
 export interface CloudFrontStandIn {
   endpoint: string;
+  /** Invalidation requests (create and get). */
   requests: RecordedRequest[];
+  /** GetDistributionConfig requests, apart: reads that change nothing. */
+  configReads: RecordedRequest[];
   invalidations: RecordedInvalidation[];
   /** Changes the behaviour for the requests to come. */
   set(options: StandInOptions): void;
@@ -64,6 +70,18 @@ function invalidationXml(invalidation: RecordedInvalidation, status: string): st
   );
 }
 
+/** A distribution whose default behaviour serves one S3 origin, with the origin path given ('' for none). */
+function distributionConfigXml(originPath: string): string {
+  return (
+    `<?xml version="1.0"?>\n<DistributionConfig xmlns="${XMLNS}"><CallerReference>stand-in</CallerReference>` +
+    '<Origins><Quantity>1</Quantity><Items><Origin><Id>site-bucket</Id><DomainName>site.s3.amazonaws.com</DomainName>' +
+    `<OriginPath>${escapeXml(originPath)}</OriginPath><S3OriginConfig><OriginAccessIdentity></OriginAccessIdentity></S3OriginConfig>` +
+    '</Origin></Items></Origins><DefaultCacheBehavior><TargetOriginId>site-bucket</TargetOriginId>' +
+    '<ViewerProtocolPolicy>redirect-to-https</ViewerProtocolPolicy></DefaultCacheBehavior><Comment></Comment>' +
+    '<Enabled>true</Enabled></DistributionConfig>'
+  );
+}
+
 function errorXml(code: string, message: string, requestId: string): string {
   return (
     `<?xml version="1.0"?>\n<ErrorResponse xmlns="${XMLNS}"><Error><Type>Sender</Type><Code>${code}</Code>` +
@@ -77,9 +95,11 @@ export async function startCloudFrontStandIn(initial: StandInOptions = {}): Prom
     denied: [],
     throttle: 0,
     pollsInProgress: 0,
+    originPaths: {},
     ...initial,
   };
   const requests: RecordedRequest[] = [];
+  const configReads: RecordedRequest[] = [];
   const invalidations: RecordedInvalidation[] = [];
   let throttled = 0;
   let counter = 0;
@@ -93,7 +113,7 @@ export async function startCloudFrontStandIn(initial: StandInOptions = {}): Prom
     req.on('end', () => {
       const method = req.method ?? 'GET';
       const path = (req.url ?? '/').split('?')[0]!;
-      requests.push({ method, path, authorization: String(req.headers.authorization ?? ''), body });
+      const recorded = { method, path, authorization: String(req.headers.authorization ?? ''), body };
       counter += 1;
       const requestId = `00000000-0000-4000-8000-${String(counter).padStart(12, '0')}`;
       const send = (status: number, xml: string, headers: Record<string, string> = {}) => {
@@ -101,6 +121,21 @@ export async function startCloudFrontStandIn(initial: StandInOptions = {}): Prom
         res.end(xml);
       };
       const fail = (status: number, code: string, message: string) => send(status, errorXml(code, message, requestId));
+
+      const config = new RegExp(`^${API}/distribution/([^/]+)/config$`).exec(path);
+      if (config && method === 'GET') {
+        configReads.push(recorded);
+        const id = decodeURIComponent(config[1]!);
+        if (options.denied.includes(id)) {
+          fail(403, 'AccessDenied', `User is not authorized to perform: cloudfront:GetDistributionConfig on ${id}`);
+        } else if (!options.distributions.includes(id)) {
+          fail(404, 'NoSuchDistribution', 'The specified distribution does not exist.');
+        } else {
+          send(200, distributionConfigXml(options.originPaths[id] ?? ''), { etag: 'E2CONFIGETAG' });
+        }
+        return;
+      }
+      requests.push(recorded);
 
       const create = new RegExp(`^${API}/distribution/([^/]+)/invalidation$`).exec(path);
       const get = new RegExp(`^${API}/distribution/([^/]+)/invalidation/([^/]+)$`).exec(path);
@@ -183,6 +218,7 @@ export async function startCloudFrontStandIn(initial: StandInOptions = {}): Prom
   return {
     endpoint: `http://127.0.0.1:${port}`,
     requests,
+    configReads,
     invalidations,
     set(next) {
       options = { ...options, ...next };
@@ -190,6 +226,7 @@ export async function startCloudFrontStandIn(initial: StandInOptions = {}): Prom
     },
     reset() {
       requests.length = 0;
+      configReads.length = 0;
       invalidations.length = 0;
       throttled = 0;
     },

@@ -116,7 +116,7 @@ export async function startS3rver(options: StartOptions = {}): Promise<S3rverHan
 
 /**
  * A deploy of `out` to `bucket` through `client` as the tests run it: no prefix, no dry run, four requests at a time,
- * retries a few milliseconds apart; what it prints goes to `write`. `extra` overrides any of it.
+ * retries a few milliseconds apart, a short lock settle time, no git commit recorded; what it prints goes to `write`. `extra` overrides any of it.
  */
 export function testDeployOptions(
   client: S3Client,
@@ -137,6 +137,9 @@ export function testDeployOptions(
     client,
     output: { write },
     retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 5 },
+    // One process, one server: a rival's write lands within milliseconds, so the read-back need not wait long.
+    lock: { leaseMs: 60_000, settleMs: 20 },
+    git: null,
     ...extra,
   };
 }

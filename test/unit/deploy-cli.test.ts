@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startCloudFrontStandIn } from '../helpers/cloudfront.ts';
@@ -23,11 +23,18 @@ interface Result {
   stderr: string;
 }
 
-function siteGen(args: string[], cwd: string, env: Record<string, string> = {}): Promise<Result> {
+/** Runs `site-gen <command> ...args` (deploy unless the first argument is another command) in `cwd`. */
+function siteGen(
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+  onOutput?: (text: string, child: ReturnType<typeof spawn>) => void,
+): Promise<Result> {
+  const command = ['releases', 'rollback'].includes(args[0] ?? '') ? [] : ['deploy'];
   return new Promise((done) => {
     const child = spawn(
       process.execPath,
-      ['--import', import.meta.resolve('tsx'), '--input-type=module', '-e', RUNNER, 'deploy', ...args],
+      ['--import', import.meta.resolve('tsx'), '--input-type=module', '-e', RUNNER, ...command, ...args],
       {
         cwd,
         env: {
@@ -42,7 +49,10 @@ function siteGen(args: string[], cwd: string, env: Record<string, string> = {}):
     );
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+      onOutput?.(stdout, child);
+    });
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('close', (code) => done({ code: code ?? 1, stdout, stderr }));
   });
@@ -60,7 +70,9 @@ const state = {} as { server: S3rverHandle; project: string };
 const cli = suite('site-gen deploy (command line)');
 
 cli.before(async () => {
-  state.server = await startS3rver({ buckets: [{ name: 'cli-flags' }, { name: 'cli-config' }] });
+  state.server = await startS3rver({
+    buckets: [{ name: 'cli-flags' }, { name: 'cli-config' }, { name: 'cli-releases' }, { name: 'cli-interrupt' }],
+  });
   state.project = await mkdtemp(join(tmpdir(), 'site-gen-deploy-cli-'));
   const dist = join(state.project, 'dist');
   await mkdir(join(dist, 'contact'), { recursive: true });
@@ -83,13 +95,18 @@ cli('deploys with flags alone and credentials from the environment, and never pr
   const result = await siteGen(['--bucket', 'cli-flags', '--endpoint', state.server.endpoint], state.project);
   assert.is(result.code, 0, result.stderr);
   assert.match(result.stdout, /Deployed to s3:\/\/cli-flags\/: 4 uploaded/);
-  assert.equal(await listed('cli-flags'), [
-    '.site-gen/deploy-manifest.json',
-    '404.html',
-    'contact',
-    'contact/index.html',
-    'index.html',
-  ]);
+  assert.equal(
+    (await listed('cli-flags')).map((key) => key.replace(/releases\/[^/]+\.json$/, 'releases/ID.json')),
+    [
+      '.site-gen/deploy-manifest.json',
+      '.site-gen/releases.json',
+      '.site-gen/releases/ID.json',
+      '404.html',
+      'contact',
+      'contact/index.html',
+      'index.html',
+    ],
+  );
   assert.not.ok(`${result.stdout}${result.stderr}`.includes('S3RVER'), 'no credential in the output');
 });
 
@@ -119,7 +136,7 @@ cli('exits non-zero with what failed and what to do when the endpoint does not a
   assert.match(
     result.stderr,
     new RegExp(
-      `Could not list s3://cli-flags/: ${closed.endpoint.replace(/\./g, '\\.')} refused the connection \\(ECONNREFUSED\\); check --endpoint`,
+      `Could not read s3://cli-flags/\\.site-gen/lock\\.json: ${closed.endpoint.replace(/\./g, '\\.')} refused the connection \\(ECONNREFUSED\\); check --endpoint`,
     ),
   );
   assert.not.match(result.stderr, /\n\s+at /, 'no stack trace for an operational failure');
@@ -177,6 +194,94 @@ cli('exits non-zero when an explicit --config does not exist', async () => {
   const result = await siteGen(['--config', 'missing.config.ts', '--bucket', 'cli-flags'], state.project);
   assert.is(result.code, 1);
   assert.match(result.stderr, /missing\.config\.ts does not exist/);
+});
+
+cli('releases lists, rollback restores, and a held lock makes a rollback exit 4 naming its holder', async () => {
+  const flags = ['--bucket', 'cli-releases', '--endpoint', state.server.endpoint];
+  const contact = join(state.project, 'dist/contact/index.html');
+  await writeFile(contact, '<h1>Contact, release one</h1>');
+  assert.is((await siteGen(flags, state.project)).code, 0);
+  await writeFile(contact, '<h1>Contact, release two</h1>');
+  const second = await siteGen(flags, state.project);
+  assert.is(second.code, 0, second.stderr);
+  assert.match(second.stdout, /Recorded release \d{8}-\d{6}-[0-9a-f]{4}; undo it with: site-gen rollback/);
+
+  const listed = await siteGen(['releases', ...flags], state.project);
+  assert.is(listed.code, 0, listed.stderr);
+  const lines = listed.stdout.split('\n');
+  assert.match(lines[1]!, /^\* \d{8}-\d{6}-[0-9a-f]{4} /, 'the newest, live');
+  assert.match(lines[2]!, /^ {2}\d{8}-\d{6}-[0-9a-f]{4} /);
+
+  const startedAt = new Date().toISOString();
+  await state.server.client().send(
+    new PutObjectCommand({
+      Bucket: 'cli-releases',
+      Key: '.site-gen/lock.json',
+      Body: JSON.stringify({
+        version: 1,
+        token: 't',
+        command: 'deploy',
+        host: 'ci-runner-3',
+        user: 'deployer',
+        startedAt,
+        renewedAt: startedAt,
+        leaseMs: 600_000,
+      }),
+    }),
+  );
+  const refused = await siteGen(['rollback', ...flags], state.project);
+  assert.is(refused.code, 4, 'exit code 4: locked, nothing changed');
+  assert.match(refused.stderr, `is locked by a deploy by deployer@ci-runner-3, started ${startedAt}`);
+  assert.match(refused.stderr, /wait for it to finish and run this command again.*--force-unlock/s);
+  assert.not.match(refused.stderr, /\n\s+at /, 'no stack trace');
+
+  const dry = await siteGen(['rollback', '--dry-run', ...flags], state.project);
+  assert.is(dry.code, 0, 'a dry run takes no lock');
+  assert.match(dry.stdout, /note: s3:\/\/cli-releases\/ is locked by a deploy by deployer@ci-runner-3/);
+  assert.match(dry.stdout, /restore {2}contact\/index\.html {2}\(from its kept copy\)/);
+
+  const forced = await siteGen(['rollback', '--force-unlock', ...flags], state.project);
+  assert.is(forced.code, 0, forced.stderr);
+  assert.match(forced.stdout, /warning: --force-unlock: removed the lock .* held by deployer@ci-runner-3/);
+  assert.match(forced.stdout, /Rolled back s3:\/\/cli-releases\/ to release /);
+  const body = await state.server
+    .client()
+    .send(new GetObjectCommand({ Bucket: 'cli-releases', Key: 'contact/index.html' }));
+  assert.is(await body.Body!.transformToString(), '<h1>Contact, release one</h1>');
+  const after = await siteGen(['releases', ...flags], state.project);
+  assert.match(after.stdout.split('\n')[2]!, /^\* /, 'the older release is live now');
+});
+
+cli('Ctrl-C during a deploy releases the lock and exits 130', async () => {
+  const project = await mkdtemp(join(tmpdir(), 'site-gen-deploy-interrupt-'));
+  try {
+    await mkdir(join(project, 'dist/p'), { recursive: true });
+    await writeFile(join(project, 'dist/index.html'), '<h1>Home</h1>');
+    for (let n = 0; n < 300; n += 1) await writeFile(join(project, `dist/p/${n}.html`), `<h1>Page ${n}</h1>`);
+    let interrupted = false;
+    const result = await siteGen(
+      ['--bucket', 'cli-interrupt', '--endpoint', state.server.endpoint, '--concurrency', '1'],
+      project,
+      {},
+      (stdout, child) => {
+        if (!interrupted && /uploaded p\/\d+\.html/.test(stdout)) {
+          interrupted = true;
+          child.kill('SIGINT');
+        }
+      },
+    );
+    assert.ok(interrupted, 'the deploy was interrupted while uploading');
+    assert.is(result.code, 130, result.stderr);
+    assert.match(result.stderr, /Interrupted \(SIGINT\): releasing the deploy lock/);
+    const keys = await listed('cli-interrupt');
+    assert.ok(
+      keys.some((key) => key.startsWith('p/')),
+      'it had started uploading',
+    );
+    assert.not.ok(keys.includes('.site-gen/lock.json'), 'the lock is gone');
+  } finally {
+    await rm(project, { recursive: true, force: true });
+  }
 });
 
 cli.run();

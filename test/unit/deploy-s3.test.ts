@@ -17,7 +17,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { deploy } from '../../src/deploy/deploy.ts';
 import type { DeployOptions } from '../../src/deploy/options.ts';
-import { DeployError } from '../../src/core/errors.ts';
+import { DeployError, LockedError } from '../../src/core/errors.ts';
 import { startS3rver, testDeployOptions, type S3rverHandle } from '../helpers/s3rver.ts';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -94,9 +94,14 @@ async function run(bucket: string, out: string, extra: Partial<DeployOptions> = 
   return { output, result, puts };
 }
 
+/** The keys of the bucket, each release record's random id written as ID. */
 async function keys(bucket: string): Promise<string[]> {
-  const listing = await h.client.send(new ListObjectsV2Command({ Bucket: bucket }));
-  return (listing.Contents ?? []).map((item) => item.Key!).sort();
+  return keysOf(h.client, bucket);
+}
+
+async function keysOf(client: S3Client, bucket: string): Promise<string[]> {
+  const listing = await client.send(new ListObjectsV2Command({ Bucket: bucket }));
+  return (listing.Contents ?? []).map((item) => item.Key!.replace(/releases\/[^/]+\.json$/, 'releases/ID.json')).sort();
 }
 
 async function snapshot(bucket: string): Promise<string[]> {
@@ -113,6 +118,8 @@ async function body(bucket: string, key: string): Promise<Buffer> {
 
 const SITE_KEYS = [
   '.site-gen/deploy-manifest.json',
+  '.site-gen/releases.json',
+  '.site-gen/releases/ID.json',
   '404.html',
   'assets/chunks/react-AB12CD34.js',
   'assets/home-3f9a1c2b.js',
@@ -203,8 +210,8 @@ s3('a second deploy of the same dist writes nothing: no PUT, no DELETE, the mani
   const { result, output } = await run(bucket, out);
   assert.equal(
     h.calls.filter((call) => /^(PutObject|DeleteObjects?|CopyObject)\b/.test(call)),
-    [],
-    'no write request at all, the manifest included',
+    ['PutObject .site-gen/lock.json', 'DeleteObject .site-gen/lock.json'],
+    'no write request but taking and releasing the lock: not to the site, not to the manifest',
   );
   assert.equal(await snapshot(bucket), before, 'every object, the manifest included, keeps its ETag and LastModified');
   assert.is(result.unchanged, 11);
@@ -446,7 +453,10 @@ s3('fails with the endpoint and the reason when nothing listens there', async ()
     assert.instance(error, DeployError);
     assert.match(
       (error as Error).message,
-      new RegExp(`^Could not list s3://site-1/: ${endpoint.replace(/\./g, '\\.')} refused the connection`),
+      // The lock is the first thing read.
+      new RegExp(
+        `^Could not read s3://site-1/\\.site-gen/lock\\.json: ${endpoint.replace(/\./g, '\\.')} refused the connection`,
+      ),
     );
   } finally {
     client.destroy();
@@ -468,7 +478,9 @@ failure(
     // Stop the server just as the third upload is about to be sent: a real connection failure, at a known point.
     client.middlewareStack.add(
       (next, context) => async (args) => {
-        if (context.commandName === 'PutObjectCommand' && ++puts === 3) await server.stop();
+        const key = (args.input as { Key?: string }).Key ?? '';
+        if (context.commandName === 'PutObjectCommand' && !key.startsWith('.site-gen/') && ++puts === 3)
+          await server.stop();
         return next(args);
       },
       { step: 'initialize', name: 'stopServer' },
@@ -503,22 +515,28 @@ failure(
 
       server = await startS3rver({ directory, port });
       const check = server.client();
-      const partial = ((await check.send(new ListObjectsV2Command({ Bucket: 'interrupted' }))).Contents ?? []).map(
-        (item) => item.Key,
-      );
+      const partial = ((await check.send(new ListObjectsV2Command({ Bucket: 'interrupted' }))).Contents ?? [])
+        .map((item) => item.Key)
+        .filter((key) => key !== '.site-gen/lock.json');
       assert.equal(
         partial.sort(),
         ['assets/chunks/react-AB12CD34.js', 'assets/home-3f9a1c2b.js'],
         'no page went up before its assets',
       );
 
-      const rerun = await deploy({ ...options, client: check, output: { write: () => {} } });
+      // The failed run could not remove its lock (S3 was down): the next run refuses, naming it, until told.
+      try {
+        await deploy({ ...options, client: check, output: { write: () => {} } });
+        assert.unreachable('the lock of the failed run should stop the re-run');
+      } catch (error) {
+        assert.instance(error, LockedError);
+        assert.match((error as Error).message, /is locked by a deploy by .*@.*, started .*--force-unlock/);
+      }
+      assert.match(output, /warning: could not remove the deploy lock/, 'the failed run said it left its lock');
+      const rerun = await deploy({ ...options, client: check, output: { write: () => {} }, forceUnlock: true });
       assert.is(rerun.uploaded, 9, 'the re-run uploads only what is missing');
       assert.is(rerun.unchanged, 2);
-      const done = ((await check.send(new ListObjectsV2Command({ Bucket: 'interrupted' }))).Contents ?? []).map(
-        (item) => item.Key!,
-      );
-      assert.equal(done.sort(), SITE_KEYS);
+      assert.equal(await keysOf(check, 'interrupted'), SITE_KEYS);
     } finally {
       client.destroy();
       await server.dispose();

@@ -28,7 +28,6 @@ export const PAGES_NOT_YET_MERGED = [
   'docs/getting-started.md',
   'docs/releasing.md',
   'docs/building-large-sites.md',
-  'docs/releases-and-rollback.md',
   'docs/first-tap.md',
   'docs/content-and-images.md',
 ];
