@@ -26,6 +26,8 @@ function isInside(dir: string, file: string): boolean {
 }
 
 const SCRIPT = /\.(tsx?|jsx?|mjs|cjs)$/;
+/** A Markdown entry: its collection's folder is listed again, so a new or deleted one is seen. */
+const MARKDOWN = /\.md$/;
 
 /**
  * The stages a change to `file` invalidates. `aliases` are other names of the same file (its real path when reached
@@ -42,7 +44,7 @@ export function stagesFor(file: string, index: InputIndex, aliases: string[] = [
     if (index.css.has(name)) stages.add('stylesheet');
     if (index.site.has(name)) stages.add('content');
     if (index.client.has(name)) stages.add('bundle');
-    if (SCRIPT.test(name) && isInside(index.contentDir, name)) stages.add('content');
+    if ((SCRIPT.test(name) || MARKDOWN.test(name)) && isInside(index.contentDir, name)) stages.add('content');
     if (SCRIPT.test(name) && (isInside(index.islandsDir, name) || isInside(index.behavioursDir, name))) {
       stages.add('content');
       stages.add('bundle');

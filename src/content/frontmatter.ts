@@ -1,0 +1,56 @@
+// Splits a Markdown file into its YAML frontmatter and body, with the line of every frontmatter field for messages.
+import { isNode, LineCounter, parseDocument, type Document } from 'yaml';
+
+export interface Frontmatter {
+  data: unknown;
+  /** The line (1-based) the body starts on. */
+  bodyLine: number;
+  body: string;
+  /** The line (1-based, in the file) of the field at `path`, or of the frontmatter's start when it has none. */
+  lineOf(path: ReadonlyArray<PropertyKey>): number;
+}
+
+export class FrontmatterError extends Error {
+  constructor(
+    message: string,
+    readonly line: number,
+  ) {
+    super(message);
+  }
+}
+
+/** The frontmatter between a first line "---" and the next "---"; a file without one has `{}` as its data. */
+export function splitFrontmatter(text: string): Frontmatter {
+  const source = text.replace(/^\uFEFF/, '');
+  const open = /^---[ \t]*\r?\n/.exec(source);
+  if (!open) return { data: {}, bodyLine: 1, body: source, lineOf: () => 1 };
+  const close = /^---[ \t]*$/m;
+  const rest = source.slice(open[0].length);
+  const end = close.exec(rest);
+  if (!end) throw new FrontmatterError('the frontmatter starts with "---" on line 1 but has no closing "---" line', 1);
+  const yaml = rest.slice(0, end.index);
+  const afterClose = rest.slice(end.index + end[0].length).replace(/^\r?\n/, '');
+  const counter = new LineCounter();
+  const doc: Document = parseDocument(yaml, { lineCounter: counter, prettyErrors: false });
+  const problem = doc.errors[0];
+  if (problem) {
+    const line = (problem.linePos?.[0]?.line ?? 1) + 1;
+    throw new FrontmatterError(`the frontmatter is not valid YAML (${problem.message.split('\n')[0]})`, line);
+  }
+  const data = doc.toJS() ?? {};
+  const bodyLine = 1 + yaml.split('\n').length + 1;
+  return {
+    data,
+    bodyLine,
+    body: afterClose,
+    lineOf(path) {
+      // The deepest node of the path that exists: a missing field is reported at its parent.
+      for (let depth = path.length; depth > 0; depth -= 1) {
+        const node = doc.getIn(path.slice(0, depth) as unknown[], true);
+        const at = isNode(node) ? node.range?.[0] : undefined;
+        if (at !== undefined) return counter.linePos(at).line + 1;
+      }
+      return 2;
+    },
+  };
+}

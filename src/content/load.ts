@@ -1,0 +1,158 @@
+// Loads the Markdown collections declared in content/schema.ts: reads each folder, checks every entry's frontmatter
+// against its schema and renders its body, then fails once with every entry's problems, or returns the entries.
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import type { z } from 'zod';
+import { ContentError } from '../core/errors.ts';
+import type { ProjectPaths } from '../core/paths.ts';
+import { describeIssue } from '../core/validate.ts';
+import type { ImageSources } from '../images/source.ts';
+import { type Entry, isMarkdownCollection, type MarkdownCollection } from './collection.ts';
+import { FrontmatterError, splitFrontmatter } from './frontmatter.ts';
+import { highlighterFor } from './highlight.ts';
+import { parseMarkdown, type RenderedMarkdown, renderParsed } from './markdown.ts';
+
+export interface LoadedCollections {
+  /** Each Markdown collection's entries, sorted by file name. */
+  content: Record<string, Entry[]>;
+  /** The Markdown files and the images their bodies use: a change to any of them reloads the collections. */
+  inputs: string[];
+  /** Hash of everything the entries were made from: their files and their images' bytes. */
+  hash: string;
+}
+
+interface Rendered {
+  /** Hash of the body and where it starts. */
+  key: string;
+  rendered: RenderedMarkdown;
+  /** The images the body showed, with their hashes then: a replaced image renders the body again. */
+  images: Array<[file: string, hash: string]>;
+}
+
+/** The Markdown collections of one project, each body rendered again only when it or one of its images changed. */
+export class MarkdownCollections {
+  readonly #paths: ProjectPaths;
+  readonly #images: ImageSources;
+  readonly #rendered = new Map<string, Rendered>();
+
+  constructor(paths: ProjectPaths, images: ImageSources) {
+    this.#paths = paths;
+    this.#images = images;
+  }
+
+  /** The entries of every Markdown collection in `collections`; throws one ContentError listing every problem. */
+  async load(collections: Record<string, unknown>): Promise<LoadedCollections> {
+    const declared = Object.entries(collections ?? {}).filter((entry): entry is [string, MarkdownCollection] =>
+      isMarkdownCollection(entry[1]),
+    );
+    const problems: string[] = [];
+    const content: Record<string, Entry[]> = {};
+    const inputs: string[] = [];
+    const fingerprint = createHash('sha256');
+    const pending: Array<{ entry: Entry; parsed: ReturnType<typeof parseMarkdown>; key: string }> = [];
+    const shownFolder = (folder: string) => relative(this.#paths.root, join(this.#paths.content, folder));
+    for (const [name, collection] of declared) {
+      const dir = join(this.#paths.content, collection.folder);
+      if (!existsSync(dir)) {
+        problems.push(
+          `${shownFolder(collection.folder)}/ does not exist, but content/schema.ts declares the collection "${name}" in it. Create the folder with .md files or remove the collection.`,
+        );
+        continue;
+      }
+      const names = readdirSync(dir)
+        .filter((file) => file.endsWith('.md'))
+        .sort();
+      const texts = await Promise.all(names.map((file) => readFile(join(dir, file), 'utf8')));
+      content[name] = [];
+      names.forEach((fileName, index) => {
+        const file = join(dir, fileName);
+        const shown = relative(this.#paths.root, file);
+        const text = texts[index]!;
+        inputs.push(file);
+        fingerprint.update(shown).update('\0').update(text).update('\0');
+        const entry = this.#entry(collection, file, shown, text, problems);
+        if (!entry) return;
+        content[name]!.push(entry.entry);
+        if (entry.parsed) pending.push({ entry: entry.entry, parsed: entry.parsed, key: entry.key });
+      });
+    }
+    // Grammars are loaded once, for the languages the changed bodies use, before any is rendered.
+    const languages = new Set(pending.flatMap(({ parsed }) => [...parsed.languages]));
+    const highlighter = languages.size > 0 ? await highlighterFor(languages) : undefined;
+    for (const { entry, parsed, key } of pending) {
+      const rendered = renderParsed(parsed, highlighter);
+      const images = [...new Map(rendered.images.map((job) => [job.source, job.sourceHash])).entries()];
+      if (rendered.problems.length === 0) this.#rendered.set(entry.file, { key, rendered, images });
+      Object.assign(entry, {
+        html: rendered.html,
+        headings: rendered.headings,
+        links: rendered.links,
+        images: rendered.images,
+      });
+      for (const problem of rendered.problems) problems.push(`${entry.file}:${problem.line}: ${problem.message}.`);
+    }
+    for (const entries of Object.values(content))
+      for (const entry of entries)
+        for (const job of entry.images) {
+          inputs.push(job.source);
+          fingerprint.update(job.sourceHash);
+        }
+    if (problems.length > 0)
+      throw new ContentError(
+        `${problems.length} problem${problems.length > 1 ? 's' : ''} in the Markdown content; fix ${problems.length > 1 ? 'them' : 'it'} and build again:\n  ${problems.join('\n  ')}`,
+      );
+    return { content, inputs: [...new Set(inputs)].sort(), hash: fingerprint.digest('hex').slice(0, 32) };
+  }
+
+  /** One file's entry: its frontmatter checked now, its body kept from the last render or parsed for rendering. */
+  #entry(
+    collection: MarkdownCollection,
+    file: string,
+    shown: string,
+    text: string,
+    problems: string[],
+  ): { entry: Entry; parsed?: ReturnType<typeof parseMarkdown>; key: string } | undefined {
+    let front: ReturnType<typeof splitFrontmatter>;
+    try {
+      front = splitFrontmatter(text);
+    } catch (error) {
+      if (!(error instanceof FrontmatterError)) throw error;
+      problems.push(`${shown}:${error.line}: ${error.message}; fix the YAML between the "---" lines.`);
+      return undefined;
+    }
+    const parsed = collection.schema.safeParse(front.data);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues)
+        problems.push(
+          describeIssue(`${shown}:${front.lineOf(issue.path)}`, { issues: [issue] } as unknown as z.ZodError, {
+            data: front.data,
+          }),
+        );
+      return undefined;
+    }
+    const slug = file.replace(/^.*[\\/]/, '').replace(/\.md$/, '');
+    const entry: Entry = { slug, file: shown, data: parsed.data, html: '', headings: [], links: [], images: [] };
+    const key = createHash('sha256').update(`${front.bodyLine}\0${front.body}`).digest('hex');
+    const kept = this.#rendered.get(shown);
+    if (kept && kept.key === key && this.#imagesUnchanged(kept.images)) {
+      const { html, headings, links, images } = kept.rendered;
+      return { entry: { ...entry, html, headings, links, images }, key };
+    }
+    const body = parseMarkdown(front.body, {
+      file,
+      bodyLine: front.bodyLine,
+      readImage: (image, what) => this.#images.read(image, what),
+    });
+    return { entry, parsed: body, key };
+  }
+
+  #imagesUnchanged(images: Array<[file: string, hash: string]>): boolean {
+    try {
+      return images.every(([file, hash]) => this.#images.read(file, file).hash === hash);
+    } catch {
+      return false;
+    }
+  }
+}
