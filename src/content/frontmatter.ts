@@ -34,7 +34,8 @@ export function splitFrontmatter(text: string): Frontmatter {
   const doc: Document = parseDocument(yaml, { lineCounter: counter, prettyErrors: false });
   const problem = doc.errors[0];
   if (problem) {
-    const line = (problem.linePos?.[0]?.line ?? 1) + 1;
+    // +1: the file's first line is the opening "---".
+    const line = counter.linePos(problem.pos[0]).line + 1;
     throw new FrontmatterError(`the frontmatter is not valid YAML (${problem.message.split('\n')[0]})`, line);
   }
   const data = doc.toJS() ?? {};

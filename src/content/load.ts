@@ -91,7 +91,8 @@ export class MarkdownCollections {
         links: rendered.links,
         images: rendered.images,
       });
-      for (const problem of rendered.problems) problems.push(`${entry.file}:${problem.line}: ${problem.message}.`);
+      for (const problem of rendered.problems)
+        problems.push(`${entry.file}:${problem.line}: ${problem.message.replace(/\.?$/, '.')}`);
     }
     for (const entries of Object.values(content))
       for (const entry of entries)
@@ -124,12 +125,15 @@ export class MarkdownCollections {
     }
     const parsed = collection.schema.safeParse(front.data);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues)
+      for (const issue of parsed.error.issues) {
+        // An unknown field is reported at its own line, not its parent's.
+        const at = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]!] : issue.path;
         problems.push(
-          describeIssue(`${shown}:${front.lineOf(issue.path)}`, { issues: [issue] } as unknown as z.ZodError, {
+          describeIssue(`${shown}:${front.lineOf(at)}`, { issues: [issue] } as unknown as z.ZodError, {
             data: front.data,
           }),
         );
+      }
       return undefined;
     }
     const slug = file.replace(/^.*[\\/]/, '').replace(/\.md$/, '');
