@@ -10,7 +10,7 @@ import type { ProjectPaths } from '../core/paths.ts';
 import { describeIssue } from '../core/validate.ts';
 import type { ImageSources } from '../images/source.ts';
 import { type Entry, isMarkdownCollection, type MarkdownCollection } from './collection.ts';
-import { FrontmatterError, splitFrontmatter } from './frontmatter.ts';
+import { type Frontmatter, FrontmatterError, splitFrontmatter } from './frontmatter.ts';
 import { highlighterFor } from './highlight.ts';
 import { parseMarkdown, type RenderedMarkdown, renderParsed } from './markdown.ts';
 
@@ -36,6 +36,8 @@ export class MarkdownCollections {
   readonly #paths: ProjectPaths;
   readonly #images: ImageSources;
   readonly #rendered = new Map<string, Rendered>();
+  /** Each file's frontmatter, split once per text (`prepare` and `load` both need it). */
+  readonly #fronts = new Map<string, { text: string; front: Frontmatter }>();
 
   constructor(paths: ProjectPaths, images: ImageSources) {
     this.#paths = paths;
@@ -78,13 +80,9 @@ export class MarkdownCollections {
         if (entry.parsed) pending.push({ entry: entry.entry, parsed: entry.parsed, key: entry.key });
       });
     }
-    // Grammars are loaded once, for the languages the changed bodies use, before any is rendered.
-    const languages = new Set(pending.flatMap(({ parsed }) => [...parsed.languages]));
-    const highlighter = languages.size > 0 ? await highlighterFor(languages) : undefined;
-    for (const { entry, parsed, key } of pending) {
-      const rendered = renderParsed(parsed, highlighter);
-      const images = [...new Map(rendered.images.map((job) => [job.source, job.sourceHash])).entries()];
-      if (rendered.problems.length === 0) this.#rendered.set(entry.file, { key, rendered, images });
+    for (const { entry, rendered } of await this.#renderAll(
+      pending.map(({ entry, parsed, key }) => ({ shown: entry.file, parsed, key, entry })),
+    )) {
       Object.assign(entry, {
         html: rendered.html,
         headings: rendered.headings,
@@ -107,6 +105,67 @@ export class MarkdownCollections {
     return { content, inputs: [...new Set(inputs)].sort(), hash: fingerprint.digest('hex').slice(0, 32) };
   }
 
+  /**
+   * Renders the body of every .md file in content/'s folders before the schemas are known, so that `load` finds them
+   * rendered: the pipeline calls it while esbuild compiles the site's code on the other core. Problems wait for `load`.
+   */
+  async prepare(): Promise<void> {
+    const root = this.#paths.content;
+    if (!existsSync(root)) return;
+    const folders = readdirSync(root, { withFileTypes: true }).filter((entry) => entry.isDirectory());
+    const pending: Array<{ shown: string; parsed: ReturnType<typeof parseMarkdown>; key: string }> = [];
+    for (const folder of folders) {
+      const dir = join(root, folder.name);
+      const names = readdirSync(dir).filter((file) => file.endsWith('.md'));
+      const texts = await Promise.all(names.map((file) => readFile(join(dir, file), 'utf8')));
+      names.forEach((name, index) => {
+        const file = join(dir, name);
+        const shown = relative(this.#paths.root, file);
+        let front: Frontmatter;
+        try {
+          front = this.#frontmatter(shown, texts[index]!);
+        } catch {
+          return; // reported by `load`, with the schema's problems
+        }
+        const key = bodyKey(front);
+        const kept = this.#rendered.get(shown);
+        if (kept && kept.key === key && this.#imagesUnchanged(kept.images)) return;
+        pending.push({ shown, key, parsed: this.#parse(file, front) });
+      });
+    }
+    await this.#renderAll(pending);
+  }
+
+  /** Renders parsed bodies, with the grammars their fences need loaded once; keeps each body without problems. */
+  async #renderAll<Item extends { shown: string; parsed: ReturnType<typeof parseMarkdown>; key: string }>(
+    pending: Item[],
+  ): Promise<Array<Item & { rendered: RenderedMarkdown }>> {
+    const languages = new Set(pending.flatMap(({ parsed }) => [...parsed.languages]));
+    const highlighter = languages.size > 0 ? await highlighterFor(languages) : undefined;
+    return pending.map((item) => {
+      const rendered = renderParsed(item.parsed, highlighter);
+      const images = [...new Map(rendered.images.map((job) => [job.source, job.sourceHash])).entries()];
+      if (rendered.problems.length === 0) this.#rendered.set(item.shown, { key: item.key, rendered, images });
+      return { ...item, rendered };
+    });
+  }
+
+  #frontmatter(shown: string, text: string): Frontmatter {
+    const known = this.#fronts.get(shown);
+    if (known?.text === text) return known.front;
+    const front = splitFrontmatter(text);
+    this.#fronts.set(shown, { text, front });
+    return front;
+  }
+
+  #parse(file: string, front: Frontmatter): ReturnType<typeof parseMarkdown> {
+    return parseMarkdown(front.body, {
+      file,
+      bodyLine: front.bodyLine,
+      readImage: (image, what) => this.#images.read(image, what),
+    });
+  }
+
   /** One file's entry: its frontmatter checked now, its body kept from the last render or parsed for rendering. */
   #entry(
     collection: MarkdownCollection,
@@ -115,9 +174,9 @@ export class MarkdownCollections {
     text: string,
     problems: string[],
   ): { entry: Entry; parsed?: ReturnType<typeof parseMarkdown>; key: string } | undefined {
-    let front: ReturnType<typeof splitFrontmatter>;
+    let front: Frontmatter;
     try {
-      front = splitFrontmatter(text);
+      front = this.#frontmatter(shown, text);
     } catch (error) {
       if (!(error instanceof FrontmatterError)) throw error;
       problems.push(`${shown}:${error.line}: ${error.message}; fix the YAML between the "---" lines.`);
@@ -138,18 +197,13 @@ export class MarkdownCollections {
     }
     const slug = file.replace(/^.*[\\/]/, '').replace(/\.md$/, '');
     const entry: Entry = { slug, file: shown, data: parsed.data, html: '', headings: [], links: [], images: [] };
-    const key = createHash('sha256').update(`${front.bodyLine}\0${front.body}`).digest('hex');
+    const key = bodyKey(front);
     const kept = this.#rendered.get(shown);
     if (kept && kept.key === key && this.#imagesUnchanged(kept.images)) {
       const { html, headings, links, images } = kept.rendered;
       return { entry: { ...entry, html, headings, links, images }, key };
     }
-    const body = parseMarkdown(front.body, {
-      file,
-      bodyLine: front.bodyLine,
-      readImage: (image, what) => this.#images.read(image, what),
-    });
-    return { entry, parsed: body, key };
+    return { entry, parsed: this.#parse(file, front), key };
   }
 
   #imagesUnchanged(images: Array<[file: string, hash: string]>): boolean {
@@ -159,4 +213,9 @@ export class MarkdownCollections {
       return false;
     }
   }
+}
+
+/** What a body's render depends on: its text and the line it starts on. */
+function bodyKey(front: Frontmatter): string {
+  return createHash('sha256').update(`${front.bodyLine}\0${front.body}`).digest('hex');
 }

@@ -318,7 +318,11 @@ export class Pipeline {
         return 'CSS';
       }
       case 'content': {
-        const site = await loadSite(paths);
+        // esbuild compiles the site's code on the other core while this one renders the Markdown bodies.
+        const loading = loadSite(paths);
+        loading.catch(() => undefined);
+        await this.#markdown.prepare();
+        const site = await loading;
         const markdown = await this.#markdown.load(site.collections);
         const content = { ...validateContent(paths, site), ...markdown.content };
         this.#site = {

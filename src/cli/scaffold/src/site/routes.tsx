@@ -1,6 +1,6 @@
 // The site's pages: which component renders at which path, and the title and description of each. A function of the
 // content, so that each post in content/posts/ gets its page, and a new post a new page.
-import type { Routes } from 'site-gen';
+import type { PageProps, Routes } from 'site-gen';
 import type { Content } from '../../content/schema.ts';
 import { HomePage } from './pages/home.tsx';
 import { PostPage } from './pages/post.tsx';
@@ -11,7 +11,8 @@ export const routes: Routes<Content> = (content) => [
   { path: '/posts', page: PostsPage, head: ({ site }) => ({ title: `Posts | ${site.name}` }) },
   ...content.posts.map((post) => ({
     path: `/posts/${post.slug}`,
-    page: PostPage,
+    // The page gets its entry from here: no search of every post on each of them.
+    page: (props: PageProps<Content>) => <PostPage {...props} post={post} />,
     head: () => ({ title: post.data.title, description: post.data.description }),
   })),
 ];

@@ -1,9 +1,8 @@
 // One post: its title and date from the frontmatter, then its Markdown body.
 import { Markdown, type PageProps } from 'site-gen';
-import type { Content } from '../../../content/schema.ts';
+import type { Content, Post } from '../../../content/schema.ts';
 
-export function PostPage({ content, path }: PageProps<Content>) {
-  const post = content.posts.find((entry) => `/posts/${entry.slug}` === path)!;
+export function PostPage({ post }: PageProps<Content> & { post: Post }) {
   return (
     <main>
       <p>
