@@ -1,5 +1,5 @@
 // <Image>: a responsive picture from an image file in the project: AVIF and WebP at a few widths, a fallback, its size.
-import { useContext, type ImgHTMLAttributes } from 'react';
+import { createElement, useContext, type ImgHTMLAttributes } from 'react';
 import { useBase } from '../base.ts';
 import { ContentError } from '../core/errors.ts';
 import { ImageContext } from './context.ts';
@@ -42,21 +42,23 @@ export function Image({ src, alt, width, sizes, priority = false, ...props }: Im
   const loading = priority
     ? { loading: 'eager' as const, [FIRST_SCREEN_ATTRIBUTE]: img.width * img.height }
     : { loading: 'lazy' as const, decoding: 'async' as const };
-  return (
-    <picture>
-      {planned.sources.map((source) => (
-        <source key={source.type} type={source.type} srcSet={source.srcset} sizes={img.sizes} />
-      ))}
-      <img
-        src={img.src}
-        srcSet={img.srcset}
-        sizes={img.sizes}
-        width={img.width}
-        height={img.height}
-        alt={alt}
-        {...props}
-        {...loading}
-      />
-    </picture>
+  // createElement rather than JSX: the public entry is bundled for the browser too, and a JSX runtime import there would
+  // change every site's script chunks whether it shows an image or not.
+  return createElement(
+    'picture',
+    null,
+    ...planned.sources.map((source) =>
+      createElement('source', { key: source.type, type: source.type, srcSet: source.srcset, sizes: img.sizes }),
+    ),
+    createElement('img', {
+      src: img.src,
+      srcSet: img.srcset,
+      sizes: img.sizes,
+      width: img.width,
+      height: img.height,
+      alt,
+      ...props,
+      ...loading,
+    }),
   );
 }

@@ -12,4 +12,5 @@ export interface ImageRenderer {
 }
 
 /** Provided by the page renderer; null in the browser, where images are already made. */
-export const ImageContext = createContext<ImageRenderer | null>(null);
+// Pure: a browser bundle that never renders an <Image> drops it (and the whole images module) entirely.
+export const ImageContext = /* @__PURE__ */ createContext<ImageRenderer | null>(null);
