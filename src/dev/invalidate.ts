@@ -26,7 +26,7 @@ function isInside(dir: string, file: string): boolean {
 }
 
 const SCRIPT = /\.(tsx?|jsx?|mjs|cjs)$/;
-/** A Markdown entry: its collection's folder is listed again, so a new or deleted one is seen. */
+/** A Markdown entry, in a collection's folder under content/ (a new or deleted one too; content/README.md is a note). */
 const MARKDOWN = /\.md$/;
 
 /**
@@ -44,7 +44,8 @@ export function stagesFor(file: string, index: InputIndex, aliases: string[] = [
     if (index.css.has(name)) stages.add('stylesheet');
     if (index.site.has(name)) stages.add('content');
     if (index.client.has(name)) stages.add('bundle');
-    if ((SCRIPT.test(name) || MARKDOWN.test(name)) && isInside(index.contentDir, name)) stages.add('content');
+    if (SCRIPT.test(name) && isInside(index.contentDir, name)) stages.add('content');
+    if (MARKDOWN.test(name) && isInside(index.contentDir, path.dirname(name))) stages.add('content');
     if (SCRIPT.test(name) && (isInside(index.islandsDir, name) || isInside(index.behavioursDir, name))) {
       stages.add('content');
       stages.add('bundle');
