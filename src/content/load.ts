@@ -12,7 +12,7 @@ import type { ImageSources } from '../images/source.ts';
 import { type Entry, isMarkdownCollection, type MarkdownCollection } from './collection.ts';
 import { type Frontmatter, FrontmatterError, splitFrontmatter } from './frontmatter.ts';
 import { highlighterFor } from './highlight.ts';
-import { parseMarkdown, type RenderedMarkdown, renderParsed } from './markdown.ts';
+import { fenceLanguages, parseMarkdown, type RenderedMarkdown, renderParsed } from './markdown.ts';
 
 export interface LoadedCollections {
   /** Each Markdown collection's entries, sorted by file name. */
@@ -21,6 +21,14 @@ export interface LoadedCollections {
   inputs: string[];
   /** Hash of everything the entries were made from: their files and their images' bytes. */
   hash: string;
+}
+
+/** A body to render: its file, as absolute path and as shown in messages, its frontmatter and body, and its key. */
+interface Pending {
+  shown: string;
+  file: string;
+  front: Frontmatter;
+  key: string;
 }
 
 interface Rendered {
@@ -53,7 +61,7 @@ export class MarkdownCollections {
     const content: Record<string, Entry[]> = {};
     const inputs: string[] = [];
     const fingerprint = createHash('sha256');
-    const pending: Array<{ entry: Entry; parsed: ReturnType<typeof parseMarkdown>; key: string }> = [];
+    const pending: Array<Pending & { entry: Entry }> = [];
     const shownFolder = (folder: string) => relative(this.#paths.root, join(this.#paths.content, folder));
     for (const [name, collection] of declared) {
       const dir = join(this.#paths.content, collection.folder);
@@ -77,12 +85,10 @@ export class MarkdownCollections {
         const entry = this.#entry(collection, file, shown, text, problems);
         if (!entry) return;
         content[name]!.push(entry.entry);
-        if (entry.parsed) pending.push({ entry: entry.entry, parsed: entry.parsed, key: entry.key });
+        if (entry.front) pending.push({ entry: entry.entry, shown, file, front: entry.front, key: entry.key });
       });
     }
-    for (const { entry, rendered } of await this.#renderAll(
-      pending.map(({ entry, parsed, key }) => ({ shown: entry.file, parsed, key, entry })),
-    )) {
+    for (const { entry, rendered } of await this.#renderAll(pending)) {
       Object.assign(entry, {
         html: rendered.html,
         headings: rendered.headings,
@@ -113,7 +119,7 @@ export class MarkdownCollections {
     const root = this.#paths.content;
     if (!existsSync(root)) return;
     const folders = readdirSync(root, { withFileTypes: true }).filter((entry) => entry.isDirectory());
-    const pending: Array<{ shown: string; parsed: ReturnType<typeof parseMarkdown>; key: string }> = [];
+    const pending: Pending[] = [];
     for (const folder of folders) {
       const dir = join(root, folder.name);
       const names = readdirSync(dir).filter((file) => file.endsWith('.md'));
@@ -130,20 +136,21 @@ export class MarkdownCollections {
         const key = bodyKey(front);
         const kept = this.#rendered.get(shown);
         if (kept && kept.key === key && this.#imagesUnchanged(kept.images)) return;
-        pending.push({ shown, key, parsed: this.#parse(file, front) });
+        pending.push({ shown, file, front, key });
       });
     }
     await this.#renderAll(pending);
   }
 
-  /** Renders parsed bodies, with the grammars their fences need loaded once; keeps each body without problems. */
-  async #renderAll<Item extends { shown: string; parsed: ReturnType<typeof parseMarkdown>; key: string }>(
-    pending: Item[],
-  ): Promise<Array<Item & { rendered: RenderedMarkdown }>> {
-    const languages = new Set(pending.flatMap(({ parsed }) => [...parsed.languages]));
+  /**
+   * Renders bodies, with the grammars their fences need loaded once, first; keeps each body without problems. Each is
+   * parsed just before it is rendered, so that no more than one body's tokens are alive at a time.
+   */
+  async #renderAll<Item extends Pending>(pending: Item[]): Promise<Array<Item & { rendered: RenderedMarkdown }>> {
+    const languages = new Set(pending.flatMap(({ front }) => fenceLanguages(front.body)));
     const highlighter = languages.size > 0 ? await highlighterFor(languages) : undefined;
     return pending.map((item) => {
-      const rendered = renderParsed(item.parsed, highlighter);
+      const rendered = renderParsed(this.#parse(item.file, item.front), highlighter);
       const images = [...new Map(rendered.images.map((job) => [job.source, job.sourceHash])).entries()];
       if (rendered.problems.length === 0) this.#rendered.set(item.shown, { key: item.key, rendered, images });
       return { ...item, rendered };
@@ -173,7 +180,7 @@ export class MarkdownCollections {
     shown: string,
     text: string,
     problems: string[],
-  ): { entry: Entry; parsed?: ReturnType<typeof parseMarkdown>; key: string } | undefined {
+  ): { entry: Entry; front?: Frontmatter; key: string } | undefined {
     let front: Frontmatter;
     try {
       front = this.#frontmatter(shown, text);
@@ -203,7 +210,7 @@ export class MarkdownCollections {
       const { html, headings, links, images } = kept.rendered;
       return { entry: { ...entry, html, headings, links, images }, key };
     }
-    return { entry, parsed: this.#parse(file, front), key };
+    return { entry, front, key };
   }
 
   #imagesUnchanged(images: Array<[file: string, hash: string]>): boolean {

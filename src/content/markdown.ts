@@ -153,14 +153,15 @@ export function unsafeHtml(html: string): MarkdownProblem[] {
   return problems;
 }
 
-/** The body parsed, before rendering: its fences' languages tell which grammars to load. */
-export function parseMarkdown(body: string, file: MarkdownFile): { tokens: Token[]; env: Env; languages: Set<string> } {
+/** The languages named by the body's code fences (a superset is harmless: it only loads a grammar more). */
+export function fenceLanguages(body: string): string[] {
+  return [...body.matchAll(/^[ \t]{0,3}(?:`{3,}|~{3,})[ \t]*([^\s`{]+)/gm)].map((match) => match[1]!);
+}
+
+/** The body parsed, before rendering. */
+export function parseMarkdown(body: string, file: MarkdownFile): { tokens: Token[]; env: Env } {
   const env: Env = { ...file, slugger: new GithubSlugger(), headings: [], links: [], images: [], problems: [] };
-  const tokens = markdown.parse(body, env);
-  const languages = new Set<string>();
-  for (const token of tokens) if (token.type === 'fence') languages.add(token.info.trim().split(/\s+/)[0] ?? '');
-  languages.delete('');
-  return { tokens, env, languages };
+  return { tokens: markdown.parse(body, env), env };
 }
 
 /** Renders what `parseMarkdown` parsed. */

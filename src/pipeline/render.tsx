@@ -88,7 +88,7 @@ export function renderPage(route: Route, props: PageProps, options: RenderOption
       renderIsland(route.path, definition, islandProps, index, base, { registry, children }),
     );
   }
-  html = settlePriority(html);
+  if (images.length > 0) html = settlePriority(html);
   const { links, ids } = collectLinks(html);
   return {
     html,
