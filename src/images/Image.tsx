@@ -10,7 +10,7 @@ export interface ImageProps
     ImgHTMLAttributes<HTMLImageElement>,
     'src' | 'srcSet' | 'sizes' | 'width' | 'height' | 'loading' | 'decoding' | 'fetchPriority' | 'alt'
   > {
-  /** The image file, relative to the project folder: "src/site/images/team.jpg". JPEG, PNG, WebP or AVIF. */
+  /** The image file, relative to the project folder, under src/site/ or content/: "src/site/images/team.jpg". */
   src: string;
   /** What the picture shows, for those who cannot see it; "" only for a purely decorative image. */
   alt: string;
@@ -35,6 +35,11 @@ export function Image({ src, alt, width, sizes, priority = false, ...props }: Im
   if (typeof alt !== 'string')
     throw new ContentError(
       `<Image src="${src}"> has no alt. Describe the picture in alt="…" (alt="" only for a decorative image).`,
+    );
+  // Only there does the build look for a replaced image before reusing a page it rendered earlier (fingerprint.ts).
+  if (!/^\.?\/?(src\/site|content)\//.test(src))
+    throw new ContentError(
+      `<Image src="${src}">: keep images under src/site/ or content/ (the path is relative to the project folder), e.g. src="src/site/images/team.jpg".`,
     );
   const planned = planImage(images.source(`${images.root}/${src.replace(/^\.?\//, '')}`, src), { width, sizes, base });
   images.use(planned.jobs);

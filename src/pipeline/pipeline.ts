@@ -617,7 +617,14 @@ export class Pipeline {
     const linked = rendered.map(({ route, page }) => ({ path: route.path, links: page.links, ids: page.ids }));
     assertNoBrokenLinks(markdownSources(findBrokenLinks(linked, new Set(files.keys()), base), this.#site!.content));
     const inputs = [
-      ...new Set([paths.config, ...this.#site!.inputs, ...stylesheet.dependencies, ...client.inputs, paths.template]),
+      ...new Set([
+        paths.config,
+        ...this.#site!.inputs,
+        ...this.#images.sources.files(),
+        ...stylesheet.dependencies,
+        ...client.inputs,
+        paths.template,
+      ]),
     ].sort();
     return { config, files, pages, client, stylesheet: base + cssFile, inputs };
   }
