@@ -16,6 +16,7 @@ import { esbuildTargets, resolveBrowsers } from '../../src/pipeline/targets.ts';
 import { readTree, withPrecompressed, writeOutput, type OutputFiles } from '../../src/pipeline/write.ts';
 import type { SiteInfo } from '../../src/core/config.ts';
 import type { PageHead } from '../../src/core/routes.ts';
+import { resolveRoutes } from '../../src/content/routes.ts';
 import type { Theme } from '../../content/schema.ts';
 
 const entry = join(dirname(fileURLToPath(import.meta.url)), '../client/entry.tsx');
@@ -86,7 +87,7 @@ export async function buildClientOnly(options: { config: string; out: string }):
   files.set(bundle, code);
   files.set(stylesheet, css.css);
   for (const asset of css.assets) files.set(asset.fileName, asset.source);
-  const pages = site.routes.map((route) => {
+  const pages = resolveRoutes(site.routes, content, paths.routes).map((route) => {
     const file = routeFile(route);
     const head = route.head({ site: config.site, content, path: route.path });
     files.set(file, shell(config.site, (content as { theme: Theme }).theme, head, stylesheet, bundle));

@@ -10,6 +10,7 @@ interface BuildFlags {
   base: string;
   json?: boolean;
   cache: boolean;
+  precompress: boolean;
 }
 
 export function addBuildCommand(program: Command): void {
@@ -23,11 +24,18 @@ export function addBuildCommand(program: Command): void {
     .option('--base <path>', 'URL path the site is served under, e.g. /my-site/', '/')
     .option('--json', 'print the summary as JSON instead of a table')
     .option('--no-cache', 'make every page, script and compressed file again, ignoring node_modules/.cache/site-gen')
+    .option('--no-precompress', 'write no .br/.gz files and skip the budgets (brotli sizes): for a quick local build')
     .action(async (flags: BuildFlags) => {
       // Loaded when the command runs: the build's packages (esbuild, lightningcss, linkedom, React's renderer) are most
       // of the start-up time, which --help and the other commands do not need to pay.
       const { buildSite } = await import('../pipeline/build.ts');
-      const result = await buildSite({ config: flags.config, out: flags.out, base: flags.base, cache: flags.cache });
+      const result = await buildSite({
+        config: flags.config,
+        out: flags.out,
+        base: flags.base,
+        cache: flags.cache,
+        precompress: flags.precompress,
+      });
       process.stdout.write(
         flags.json ? `${JSON.stringify(summaryJson(result, flags.out), null, 2)}\n` : summaryTable(result, flags.out),
       );
@@ -41,6 +49,7 @@ export function summaryJson(result: BuildResult, out: string) {
     times: result.times,
     compressed: result.compressed,
     rendered: result.rendered,
+    images: result.images,
     files: result.files.size,
     upToDate: result.upToDate,
     pages: result.pages,

@@ -26,6 +26,8 @@ function isInside(dir: string, file: string): boolean {
 }
 
 const SCRIPT = /\.(tsx?|jsx?|mjs|cjs)$/;
+/** A Markdown entry, in a collection's folder under content/ (a new or deleted one too; content/README.md is a note). */
+const MARKDOWN = /\.md$/;
 
 /**
  * The stages a change to `file` invalidates. `aliases` are other names of the same file (its real path when reached
@@ -43,6 +45,7 @@ export function stagesFor(file: string, index: InputIndex, aliases: string[] = [
     if (index.site.has(name)) stages.add('content');
     if (index.client.has(name)) stages.add('bundle');
     if (SCRIPT.test(name) && isInside(index.contentDir, name)) stages.add('content');
+    if (MARKDOWN.test(name) && isInside(index.contentDir, path.dirname(name))) stages.add('content');
     if (SCRIPT.test(name) && (isInside(index.islandsDir, name) || isInside(index.behavioursDir, name))) {
       stages.add('content');
       stages.add('bundle');

@@ -95,6 +95,8 @@ export interface OutputParts {
   indexed: string[];
   /** The headers section of site.config.ts, written as _headers. */
   headers: SiteConfig['headers'];
+  /** Encoded images (src/images/), named by their content and settings. */
+  images?: ReadonlyMap<string, Uint8Array>;
 }
 
 /** Every output file before compression: public/ as is, then what the build makes, which may not take a public file's path. */
@@ -113,7 +115,7 @@ export function assembleOutput(parts: OutputParts): OutputFiles {
     add(asset.fileName, asset.source);
     hashed.push(asset.fileName);
   }
-  for (const [path, data] of parts.client.files) {
+  for (const [path, data] of [...parts.client.files, ...(parts.images ?? [])]) {
     add(path, data);
     hashed.push(path);
   }

@@ -22,6 +22,8 @@ export interface BuildOptions {
   write?: boolean;
   /** Keep and reuse compression, pages and the client bundle in node_modules/.cache/site-gen; default true. */
   cache?: boolean;
+  /** Write .br and .gz beside each text file and check the budgets (which are brotli sizes); default true. */
+  precompress?: boolean;
 }
 
 export interface PageReport {
@@ -43,6 +45,8 @@ export interface BuildResult {
   compressed: { fresh: number; cached: number };
   /** Pages read back from the page cache, and pages rendered (both 0 without the cache). */
   rendered: { kept: number; made: number };
+  /** Image files encoded by this build, and those read back from the cache (src/images/encode.ts). */
+  images: { encoded: number; kept: number };
   /** Nothing changed since the last build into this folder, which was checked and left as it was (see build-record.ts). */
   upToDate: boolean;
   /**
@@ -61,7 +65,10 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const since = (began: number) => Math.round(performance.now() - began);
   // Before anything reads the project: the record takes the inputs' contents this build is made from.
   const record =
-    options.cache === false || options.write === false ? undefined : new BuildRecord(paths, { base, out: options.out });
+    // A build without .br/.gz files is not the output a full build would leave: it is never taken as up to date.
+    options.cache === false || options.write === false || options.precompress === false
+      ? undefined
+      : new BuildRecord(paths, { base, out: options.out });
   const last = record?.check<PageReport>();
   if (last) {
     const files = new PagesOnRequest(new Map(), last.files, (file) => readFileSync(join(options.out, file)));
@@ -73,6 +80,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       inputs: last.inputs,
       compressed: none,
       rendered: { kept: 0, made: 0 },
+      images: { encoded: 0, kept: 0 },
       upToDate: true,
       times: { unchanged: since(started) },
       ms: since(started),
@@ -82,7 +90,14 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const [{ Pipeline }, { entryName }] = await Promise.all([import('./pipeline.ts'), import('./assemble.ts')]);
   const cache = options.cache === false ? undefined : PageCache.open(paths.cache, paths.config, base);
   const compressor = new Compressor({ store: cache });
-  const pipeline = new Pipeline({ paths, base, mode: 'build', compressor, cache });
+  const precompress = options.precompress !== false;
+  const pipeline = new Pipeline({
+    paths,
+    base,
+    mode: 'build',
+    compressor: precompress ? compressor : undefined,
+    cache,
+  });
   const run = await pipeline.run();
   if (!run.ok) throw run.error;
   const { output } = run;
@@ -93,6 +108,10 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const began = performance.now();
   let pages: PageReport[] = [];
   const precompressed = (async () => {
+    if (!precompress) {
+      pages = output.pages.map((page) => rawReport(page, output.client.pages.get(entryName(page.route)), output));
+      return output.files;
+    }
     pages = await Promise.all(
       output.pages.map((page) => report(page, output.client.pages.get(entryName(page.route)), output, compressor)),
     );
@@ -120,9 +139,22 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     inputs: output.inputs,
     compressed,
     rendered: cache?.counts ?? { kept: 0, made: 0 },
+    images: { ...pipeline.imageCounts },
     upToDate: false,
     times,
     ms: since(started),
+  };
+}
+
+/** A page's report without compression (`precompress: false`): raw sizes, brotli sizes 0. */
+function rawReport(page: PageOutput, scripts: PageScripts | undefined, output: PipelineOutput): PageReport {
+  const js = (scripts?.files ?? []).map((file) => byteLength(output.files.get(file)!));
+  return {
+    path: page.route.path,
+    file: page.file,
+    html: { raw: byteLength(page.html), brotli: 0 },
+    inlineCss: { raw: byteLength(page.critical) },
+    js: { raw: js.reduce((sum, n) => sum + n, 0), brotli: 0, files: js.length },
   };
 }
 

@@ -12,6 +12,8 @@ export interface BrokenLink {
   page: string;
   href: string;
   reason: string;
+  /** The file the link is written in, when it is not the page's own code (a Markdown entry). */
+  source?: string;
 }
 
 /** Paths of everything else the site serves: public/ files, assets. */
@@ -68,7 +70,9 @@ function normalise(path: string): string {
 
 export function assertNoBrokenLinks(broken: BrokenLink[]): void {
   if (broken.length === 0) return;
-  const lines = broken.slice(0, 10).map((b) => `  ${b.page}: link "${b.href}": ${b.reason}`);
+  const lines = broken
+    .slice(0, 10)
+    .map((b) => `  ${b.page}: link "${b.href}"${b.source ? ` in ${b.source}` : ''}: ${b.reason}`);
   const more = broken.length > 10 ? `\n  ... and ${broken.length - 10} more` : '';
   throw new BrokenLinkError(
     `${broken.length} broken link${broken.length > 1 ? 's' : ''}; fix the href in content/ or the page, or add the missing id:\n${lines.join('\n')}${more}`,

@@ -1,7 +1,7 @@
 // The one stage graph of site-gen: what each stage needs, run whole by `site-gen build` and again, in part, by `site-gen watch`.
 import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import type { SiteConfig } from '../core/config.ts';
 import type { ErrorScreenComponent } from '../error-screen.tsx';
 import { RoutesError, TemplateError } from '../core/errors.ts';
@@ -22,6 +22,11 @@ import { esbuildTargets, resolveBrowsers } from './targets.ts';
 import { hash, toolVersionKey, type PageCache } from './page-cache.ts';
 import { PagesOnRequest } from './pages-on-request.ts';
 import { readTree, type OutputFiles } from './write.ts';
+import { MarkdownCollections } from '../content/load.ts';
+import { markdownSources } from '../content/links.ts';
+import { resolveRoutes } from '../content/routes.ts';
+import { ImageStore } from '../images/encode.ts';
+import { imagesFingerprint } from '../images/fingerprint.ts';
 
 /**
  * The stages whose results are kept between runs, in the order they are reported. After them every run does, per
@@ -156,11 +161,21 @@ export class Pipeline {
   #islands: string | undefined;
   #client: ClientBundle | undefined;
   #criticalCode: CriticalCode | undefined;
+  /** The images pages use, each output file encoded once; and the Markdown collections, each body rendered once. */
+  readonly #images: ImageStore;
+  readonly #markdown: MarkdownCollections;
 
   constructor(options: PipelineOptions) {
     this.paths = options.paths;
     this.#options = options;
     this.#esbuild = options.mode === 'dev' ? new EsbuildCache() : undefined;
+    this.#images = new ImageStore(options.paths.cache, options.paths.root);
+    this.#markdown = new MarkdownCollections(options.paths, this.#images.sources);
+  }
+
+  /** Image files encoded by this pipeline, and those found already encoded (in memory or the cache folder). */
+  get imageCounts(): { encoded: number; kept: number } {
+    return this.#images.counts;
   }
 
   get config(): SiteConfig | undefined {
@@ -185,7 +200,8 @@ export class Pipeline {
   /** What the stages read, as the watcher maps a changed file to them. */
   get reads(): { site: string[]; css: string[]; client: string[] } {
     return {
-      site: this.#site?.inputs ?? [],
+      // Image files pages rendered since read count as the site's: replacing one renders its pages again.
+      site: [...(this.#site?.inputs ?? []), ...this.#images.sources.files()],
       css: this.#stylesheet?.dependencies ?? [],
       client: this.#client?.inputs ?? [],
     };
@@ -241,6 +257,13 @@ export class Pipeline {
       times.critical = Math.round(performance.now() - began);
       return count;
     });
+    // Images are encoded (or read back) while critical CSS is derived: a build needs the files of every page.
+    const images = ready.then((stages) =>
+      this.#options.mode === 'build' && stages.every(Boolean)
+        ? this.#images.files(this.#rendered!.flatMap(({ page }) => page.images))
+        : new Map<string, Uint8Array>(),
+    );
+    images.catch(() => undefined);
     const [done, derived] = await Promise.all([
       ready,
       critical.then(
@@ -258,7 +281,7 @@ export class Pipeline {
       if ('error' in derived) throw derived.error;
       if (derived.count > 0) rebuilt.push(`critical CSS ×${derived.count}`);
       const began = performance.now();
-      const output = this.#options.mode === 'dev' ? this.#pagesOnRequest() : this.#pages();
+      const output = this.#options.mode === 'dev' ? this.#pagesOnRequest() : this.#pages(await images);
       times.assemble = Math.round(performance.now() - began);
       return { ok: true, output, stages, rebuilt, times };
     } catch (error) {
@@ -295,15 +318,20 @@ export class Pipeline {
         return 'CSS';
       }
       case 'content': {
-        const site = await loadSite(paths);
-        const content = validateContent(paths, site);
+        // esbuild compiles the site's code on the other core while this one renders the Markdown bodies.
+        const loading = loadSite(paths);
+        loading.catch(() => undefined);
+        await this.#markdown.prepare();
+        const site = await loading;
+        const markdown = await this.#markdown.load(site.collections);
+        const content = { ...validateContent(paths, site), ...markdown.content };
         this.#site = {
-          code: site.hash,
-          routes: checkRoutes(paths, site.routes),
+          code: hash(site.hash, markdown.hash),
+          routes: checkRoutes(paths, resolveRoutes(site.routes, content, relative(paths.root, paths.routes))),
           head: site.head,
           errorScreen: site.errorScreen,
           content,
-          inputs: site.inputs,
+          inputs: [...site.inputs, ...markdown.inputs],
         };
         return 'site code';
       }
@@ -318,12 +346,23 @@ export class Pipeline {
         // a page may show the year (the footer does), the day it was made on.
         const renderBase =
           cache &&
-          hash(toolVersionKey(), this.#site!.code, JSON.stringify(this.#config), base, new Date().toDateString());
+          hash(
+            toolVersionKey(),
+            this.#site!.code,
+            JSON.stringify(this.#config),
+            base,
+            new Date().toDateString(),
+            imagesFingerprint([dirname(paths.routes), paths.content]),
+          );
         this.#rendered = this.#site!.routes.map((route) => {
           const key = renderBase && hash(renderBase, route.path);
           const kept = key ? cache!.page(key)?.page : undefined;
           if (cache) cache.counts[kept ? 'kept' : 'made'] += 1;
-          return { route, page: kept ?? renderPage(route, { ...props, path: route.path }, { base }), key };
+          return {
+            route,
+            page: kept ?? renderPage(route, { ...props, path: route.path }, { base, images: this.#imageReader() }),
+            key,
+          };
         });
         const islands = JSON.stringify(this.#rendered.map(({ route, page }) => [entryName(route), page.islands]));
         if (islands !== this.#islands) this.#dirty.add('bundle');
@@ -446,8 +485,16 @@ export class Pipeline {
       const file = routeFile(route);
       let page = this.#onRequest.get(file);
       if (!page) {
-        page = renderPage(route, { ...props, path: route.path }, { base });
+        page = renderPage(route, { ...props, path: route.path }, { base, images: this.#imageReader() });
         this.#onRequest.set(file, page);
+        // Served once encoded (at once when an earlier run or build made them): pages are made on request in dev.
+        if (page.images.length > 0)
+          void this.#images.files(page.images).then(
+            (made) => {
+              for (const [name, data] of made) output.set(name, data);
+            },
+            () => undefined,
+          );
       }
       return page;
     };
@@ -497,9 +544,10 @@ export class Pipeline {
     const inputs = [
       ...new Set([paths.config, ...site.inputs, ...stylesheet.dependencies, ...client.inputs, paths.template]),
     ].sort();
+    const output = new PagesOnRequest(files, byFile.keys(), make);
     return {
       config,
-      files: new PagesOnRequest(files, byFile.keys(), make),
+      files: output,
       pages: [],
       client,
       stylesheet: base + cssFile,
@@ -507,8 +555,13 @@ export class Pipeline {
     };
   }
 
+  /** How a render reads image files: through the store, so each file is read once while it stays the same. */
+  #imageReader() {
+    return { root: this.paths.root, source: this.#images.sources.read.bind(this.#images.sources) };
+  }
+
   /** Documents and the whole output, checked for broken links. */
-  #pages(): PipelineOutput {
+  #pages(images: Map<string, Uint8Array>): PipelineOutput {
     const { paths, base, extraScripts, compressor } = this.#options;
     const config = this.#config!;
     const stylesheet = this.#stylesheet!;
@@ -559,11 +612,19 @@ export class Pipeline {
       site: config.site,
       indexed: rendered.filter(({ page }) => !page.head.noindex).map(({ route }) => route.path),
       headers: config.headers,
+      images,
     });
     const linked = rendered.map(({ route, page }) => ({ path: route.path, links: page.links, ids: page.ids }));
-    assertNoBrokenLinks(findBrokenLinks(linked, new Set(files.keys()), base));
+    assertNoBrokenLinks(markdownSources(findBrokenLinks(linked, new Set(files.keys()), base), this.#site!.content));
     const inputs = [
-      ...new Set([paths.config, ...this.#site!.inputs, ...stylesheet.dependencies, ...client.inputs, paths.template]),
+      ...new Set([
+        paths.config,
+        ...this.#site!.inputs,
+        ...this.#images.sources.files(),
+        ...stylesheet.dependencies,
+        ...client.inputs,
+        paths.template,
+      ]),
     ].sort();
     return { config, files, pages, client, stylesheet: base + cssFile, inputs };
   }

@@ -14,6 +14,8 @@ import {
   type IslandRegistry,
 } from '../island.tsx';
 import type { PageHead, PageProps, Route } from '../core/routes.ts';
+import { ImageContext, type ImageRenderer } from '../images/context.ts';
+import { type ImageJob, settlePriority } from '../images/plan.ts';
 
 export interface IslandUse {
   name: string;
@@ -36,11 +38,15 @@ export interface RenderedPage {
   ids: string[];
   /** The islands on the page, in document order. */
   islands: IslandUse[];
+  /** The image files the page's pictures need (<Image>, Markdown), encoded after rendering. */
+  images: ImageJob[];
 }
 
 export interface RenderOptions {
   /** URL base the site is built for; components read it with `useBase()`. Default "/". */
   base?: string;
+  /** How <Image> reads its files (see src/images/); without it, a page with an image fails to render. */
+  images?: Omit<ImageRenderer, 'use'>;
 }
 
 export function renderPage(route: Route, props: PageProps, options: RenderOptions = {}): RenderedPage {
@@ -50,6 +56,11 @@ export function renderPage(route: Route, props: PageProps, options: RenderOption
     add: (definition: Definition, islandProps: unknown, children?: ReactNode) =>
       uses.push({ definition, props: islandProps, children }) - 1,
   };
+  const images: ImageJob[] = [];
+  const imageRenderer = options.images && {
+    ...options.images,
+    use: (jobs: readonly ImageJob[]) => images.push(...jobs),
+  };
   let html: string;
   let head: PageHead;
   try {
@@ -57,7 +68,11 @@ export function renderPage(route: Route, props: PageProps, options: RenderOption
     html = renderToString(
       withContext(
         base,
-        createElement(IslandRegistryContext.Provider, { value: registry }, createElement(route.page, props)),
+        createElement(
+          ImageContext.Provider,
+          { value: imageRenderer ?? null },
+          createElement(IslandRegistryContext.Provider, { value: registry }, createElement(route.page, props)),
+        ),
       ),
     );
   } catch (error) {
@@ -73,6 +88,7 @@ export function renderPage(route: Route, props: PageProps, options: RenderOption
       renderIsland(route.path, definition, islandProps, index, base, { registry, children }),
     );
   }
+  if (images.length > 0) html = settlePriority(html);
   const { links, ids } = collectLinks(html);
   return {
     html,
@@ -85,6 +101,7 @@ export function renderPage(route: Route, props: PageProps, options: RenderOption
       ...(definition.media ? { media: definition.media } : {}),
       ...(isBehaviour(definition) ? { behaviour: true as const } : {}),
     })),
+    images,
   };
 }
 

@@ -9,6 +9,7 @@ import type { Route } from '../core/routes.ts';
 import { findModule, type ProjectPaths } from '../core/paths.ts';
 import { formatMessage, loadServerModule, ServerBundleFailure } from './server-bundle.ts';
 import { describeIssue } from '../core/validate.ts';
+import { isMarkdownCollection } from '../content/collection.ts';
 
 export interface Collection {
   file: string;
@@ -18,7 +19,8 @@ export interface Collection {
 export interface SiteModule {
   collections: Record<string, Collection>;
   contentModules: Record<string, { default?: unknown }>;
-  routes: Route[];
+  /** The routes, or a function of the content that returns them (see src/content/routes.ts). */
+  routes: Route[] | ((content: unknown) => Route[]);
   /** The named export `head` of src/site/head.ts, if the site has that file. */
   head?: HeadHook;
   /** The default export of src/site/error.tsx, if the site has that file. */
@@ -99,9 +101,9 @@ export function validateContent(paths: ProjectPaths, site: SiteModule): Record<s
       `${rel(paths, paths.contentSchema)}: has no \`collections\` export. Export an object mapping each collection to { file, schema }.`,
     );
   }
-  if (!Array.isArray(site.routes) || site.routes.length === 0) {
+  if (typeof site.routes !== 'function' && (!Array.isArray(site.routes) || site.routes.length === 0)) {
     throw new RoutesError(
-      `${rel(paths, paths.routes)}: \`routes\` must be a non-empty array of routes. Export const routes = [{ path: '/', page, head }].`,
+      `${rel(paths, paths.routes)}: \`routes\` must be a non-empty array of routes, or a function of the content returning one. Export const routes = [{ path: '/', page, head }].`,
     );
   }
   for (const [hook, file, kind] of [
@@ -116,6 +118,7 @@ export function validateContent(paths: ProjectPaths, site: SiteModule): Record<s
   const content: Record<string, unknown> = {};
   const known = new Set<string>();
   for (const [name, collection] of Object.entries(site.collections)) {
+    if (isMarkdownCollection(collection)) continue; // loaded by src/content/load.ts
     const shown = `content/${collection.file}`;
     known.add(collection.file);
     const mod = site.contentModules[collection.file];

@@ -12,9 +12,10 @@ export interface FixtureCopy {
   remove(): void;
 }
 
-export function copyFixture(): FixtureCopy {
+/** A copy of the basic fixture, or of the fixture folder `from`. */
+export function copyFixture(from = fixtureRoot): FixtureCopy {
   const root = mkdtempSync(join(resolve('test/fixtures'), '.tmp-'));
-  cpSync(fixtureRoot, root, { recursive: true });
+  cpSync(from, root, { recursive: true });
   return {
     root,
     config: join(root, 'site.config.ts'),

@@ -36,28 +36,36 @@ created.before(async () => {
 
 created.after(() => rmSync(scratch.dir, { recursive: true, force: true }));
 
-created('writes config, content, one page, one island, a stylesheet, a template and a smoke test', async () => {
-  const { code, stdout, stderr } = await exec(process.execPath, [cli, 'new', 'my-site'], scratch.dir);
-  assert.is(code, 0, stderr);
-  assert.match(stdout, 'Created my-site/ with 13 files.');
-  assert.match(stdout, 'npm install');
-  for (const file of [
-    'site.config.ts',
-    'content/schema.ts',
-    'content/copy.ts',
-    'src/site/routes.tsx',
-    'src/site/pages/home.tsx',
-    'src/site/islands/counter.tsx',
-    'src/site/styles/main.css',
-    'templates/document.html',
-    'public/favicon.svg',
-    'test/smoke.test.js',
-    'tsconfig.json',
-    '.gitignore',
-  ]) {
-    assert.ok(readFileSync(join(scratch.site, file), 'utf8').length > 0, `${file} is written`);
-  }
-});
+created(
+  'writes config, content, pages, a Markdown collection, one island, a stylesheet, a template and a smoke test',
+  async () => {
+    const { code, stdout, stderr } = await exec(process.execPath, [cli, 'new', 'my-site'], scratch.dir);
+    assert.is(code, 0, stderr);
+    assert.match(stdout, 'Created my-site/ with 18 files.');
+    assert.match(stdout, 'npm install');
+    for (const file of [
+      'site.config.ts',
+      'content/schema.ts',
+      'content/copy.ts',
+      'src/site/routes.tsx',
+      'src/site/pages/home.tsx',
+      'src/site/pages/post.tsx',
+      'src/site/pages/posts.tsx',
+      'content/posts/hello-world.md',
+      'content/posts/second-post.md',
+      'src/site/islands/counter.tsx',
+      'src/site/styles/main.css',
+      'templates/document.html',
+      'public/favicon.svg',
+      'test/smoke.test.js',
+      'tsconfig.json',
+      '.gitignore',
+    ]) {
+      assert.ok(readFileSync(join(scratch.site, file), 'utf8').length > 0, `${file} is written`);
+    }
+    assert.ok(readFileSync(join(scratch.site, 'content/posts/harbour.jpg')).length > 10_000, 'the photo is written');
+  },
+);
 
 created(
   "its package.json depends on site-gen-ssg by this tool's version, with TypeScript and the type packages",

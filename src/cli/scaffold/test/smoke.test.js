@@ -27,7 +27,7 @@ function serve(out) {
   return { server, url };
 }
 
-test("the site builds, and its home page is served with its text, its island and the island's script", async (t) => {
+test("the site builds, and its home page is served with its text, its island and the island's script; its posts too", async (t) => {
   const out = mkdtempSync(join(tmpdir(), 'site-smoke-'));
   t.after(() => rmSync(out, { recursive: true, force: true }));
   execFileSync(process.execPath, [cli, 'build', '--out', out], { cwd: root, stdio: 'pipe' });
@@ -45,4 +45,14 @@ test("the site builds, and its home page is served with its text, its island and
   assert.ok(script, 'the page names its island script');
   assert.equal((await fetch(new URL(script, base))).status, 200);
   assert.equal((await fetch(new URL('no/such/page', base))).status, 404);
+
+  // The posts: an index, a page per Markdown entry, and the photo as AVIF, WebP and JPEG at several widths.
+  const posts = await (await fetch(new URL('posts', base))).text();
+  assert.match(posts, /<a href="\/posts\/hello-world">Hello, world<\/a>/);
+  const post = await (await fetch(new URL('posts/hello-world', base))).text();
+  assert.match(post, /<h2 id="what-markdown-can-do">/);
+  const avif = post.match(/<source type="image\/avif" srcset="([^" ]+) /)?.[1];
+  assert.ok(avif, 'the post shows the photo with an AVIF source');
+  assert.equal((await fetch(new URL(avif, base))).headers.get('content-type'), 'image/avif');
+  assert.match(html, /<picture>.*type="image\/webp".*<img [^>]*width="640" height="400"/s);
 });

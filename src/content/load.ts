@@ -1,0 +1,228 @@
+// Loads the Markdown collections declared in content/schema.ts: reads each folder, checks every entry's frontmatter
+// against its schema and renders its body, then fails once with every entry's problems, or returns the entries.
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import type { z } from 'zod';
+import { ContentError } from '../core/errors.ts';
+import type { ProjectPaths } from '../core/paths.ts';
+import { describeIssue } from '../core/validate.ts';
+import type { ImageSources } from '../images/source.ts';
+import { type Entry, isMarkdownCollection, type MarkdownCollection } from './collection.ts';
+import { type Frontmatter, FrontmatterError, splitFrontmatter } from './frontmatter.ts';
+import { highlighterFor } from './highlight.ts';
+import { fenceLanguages, parseMarkdown, type RenderedMarkdown, renderParsed } from './markdown.ts';
+
+export interface LoadedCollections {
+  /** Each Markdown collection's entries, sorted by file name. */
+  content: Record<string, Entry[]>;
+  /** The Markdown files and the images their bodies use: a change to any of them reloads the collections. */
+  inputs: string[];
+  /** Hash of everything the entries were made from: their files and their images' bytes. */
+  hash: string;
+}
+
+/** A body to render: its file, as absolute path and as shown in messages, its frontmatter and body, and its key. */
+interface Pending {
+  shown: string;
+  file: string;
+  front: Frontmatter;
+  key: string;
+}
+
+interface Rendered {
+  /** Hash of the body and where it starts. */
+  key: string;
+  rendered: RenderedMarkdown;
+  /** The images the body showed, with their hashes then: a replaced image renders the body again. */
+  images: Array<[file: string, hash: string]>;
+}
+
+/** The Markdown collections of one project, each body rendered again only when it or one of its images changed. */
+export class MarkdownCollections {
+  readonly #paths: ProjectPaths;
+  readonly #images: ImageSources;
+  readonly #rendered = new Map<string, Rendered>();
+  /** Each file's frontmatter, split once per text (`prepare` and `load` both need it). */
+  readonly #fronts = new Map<string, { text: string; front: Frontmatter }>();
+
+  constructor(paths: ProjectPaths, images: ImageSources) {
+    this.#paths = paths;
+    this.#images = images;
+  }
+
+  /** The entries of every Markdown collection in `collections`; throws one ContentError listing every problem. */
+  async load(collections: Record<string, unknown>): Promise<LoadedCollections> {
+    const declared = Object.entries(collections ?? {}).filter((entry): entry is [string, MarkdownCollection] =>
+      isMarkdownCollection(entry[1]),
+    );
+    const problems: string[] = [];
+    const content: Record<string, Entry[]> = {};
+    const inputs: string[] = [];
+    const fingerprint = createHash('sha256');
+    const pending: Array<Pending & { entry: Entry }> = [];
+    const shownFolder = (folder: string) => relative(this.#paths.root, join(this.#paths.content, folder));
+    for (const [name, collection] of declared) {
+      const dir = join(this.#paths.content, collection.folder);
+      if (!existsSync(dir)) {
+        problems.push(
+          `${shownFolder(collection.folder)}/ does not exist, but content/schema.ts declares the collection "${name}" in it. Create the folder with .md files or remove the collection.`,
+        );
+        continue;
+      }
+      const names = readdirSync(dir)
+        .filter((file) => file.endsWith('.md'))
+        .sort();
+      const texts = await Promise.all(names.map((file) => readFile(join(dir, file), 'utf8')));
+      content[name] = [];
+      names.forEach((fileName, index) => {
+        const file = join(dir, fileName);
+        const shown = relative(this.#paths.root, file);
+        const text = texts[index]!;
+        inputs.push(file);
+        fingerprint.update(shown).update('\0').update(text).update('\0');
+        const entry = this.#entry(collection, file, shown, text, problems);
+        if (!entry) return;
+        content[name]!.push(entry.entry);
+        if (entry.front) pending.push({ entry: entry.entry, shown, file, front: entry.front, key: entry.key });
+      });
+    }
+    for (const { entry, rendered } of await this.#renderAll(pending)) {
+      Object.assign(entry, {
+        html: rendered.html,
+        headings: rendered.headings,
+        links: rendered.links,
+        images: rendered.images,
+      });
+      for (const problem of rendered.problems)
+        problems.push(`${entry.file}:${problem.line}: ${problem.message.replace(/\.?$/, '.')}`);
+    }
+    for (const entries of Object.values(content))
+      for (const entry of entries)
+        for (const job of entry.images) {
+          inputs.push(job.source);
+          fingerprint.update(job.sourceHash);
+        }
+    if (problems.length > 0)
+      throw new ContentError(
+        `${problems.length} problem${problems.length > 1 ? 's' : ''} in the Markdown content; fix ${problems.length > 1 ? 'them' : 'it'} and build again:\n  ${problems.join('\n  ')}`,
+      );
+    return { content, inputs: [...new Set(inputs)].sort(), hash: fingerprint.digest('hex').slice(0, 32) };
+  }
+
+  /**
+   * Renders the body of every .md file in content/'s folders before the schemas are known, so that `load` finds them
+   * rendered: the pipeline calls it while esbuild compiles the site's code on the other core. Problems wait for `load`.
+   */
+  async prepare(): Promise<void> {
+    const root = this.#paths.content;
+    if (!existsSync(root)) return;
+    const folders = readdirSync(root, { withFileTypes: true }).filter((entry) => entry.isDirectory());
+    const pending: Pending[] = [];
+    for (const folder of folders) {
+      const dir = join(root, folder.name);
+      const names = readdirSync(dir).filter((file) => file.endsWith('.md'));
+      const texts = await Promise.all(names.map((file) => readFile(join(dir, file), 'utf8')));
+      names.forEach((name, index) => {
+        const file = join(dir, name);
+        const shown = relative(this.#paths.root, file);
+        let front: Frontmatter;
+        try {
+          front = this.#frontmatter(shown, texts[index]!);
+        } catch {
+          return; // reported by `load`, with the schema's problems
+        }
+        const key = bodyKey(front);
+        const kept = this.#rendered.get(shown);
+        if (kept && kept.key === key && this.#imagesUnchanged(kept.images)) return;
+        pending.push({ shown, file, front, key });
+      });
+    }
+    await this.#renderAll(pending);
+  }
+
+  /**
+   * Renders bodies, with the grammars their fences need loaded once, first; keeps each body without problems. Each is
+   * parsed just before it is rendered, so that no more than one body's tokens are alive at a time.
+   */
+  async #renderAll<Item extends Pending>(pending: Item[]): Promise<Array<Item & { rendered: RenderedMarkdown }>> {
+    const languages = new Set(pending.flatMap(({ front }) => fenceLanguages(front.body)));
+    const highlighter = languages.size > 0 ? await highlighterFor(languages) : undefined;
+    return pending.map((item) => {
+      const rendered = renderParsed(this.#parse(item.file, item.front), highlighter);
+      const images = [...new Map(rendered.images.map((job) => [job.source, job.sourceHash])).entries()];
+      if (rendered.problems.length === 0) this.#rendered.set(item.shown, { key: item.key, rendered, images });
+      return { ...item, rendered };
+    });
+  }
+
+  #frontmatter(shown: string, text: string): Frontmatter {
+    const known = this.#fronts.get(shown);
+    if (known?.text === text) return known.front;
+    const front = splitFrontmatter(text);
+    this.#fronts.set(shown, { text, front });
+    return front;
+  }
+
+  #parse(file: string, front: Frontmatter): ReturnType<typeof parseMarkdown> {
+    return parseMarkdown(front.body, {
+      file,
+      bodyLine: front.bodyLine,
+      readImage: (image, what) => this.#images.read(image, what),
+    });
+  }
+
+  /** One file's entry: its frontmatter checked now, its body kept from the last render or parsed for rendering. */
+  #entry(
+    collection: MarkdownCollection,
+    file: string,
+    shown: string,
+    text: string,
+    problems: string[],
+  ): { entry: Entry; front?: Frontmatter; key: string } | undefined {
+    let front: Frontmatter;
+    try {
+      front = this.#frontmatter(shown, text);
+    } catch (error) {
+      if (!(error instanceof FrontmatterError)) throw error;
+      problems.push(`${shown}:${error.line}: ${error.message}; fix the YAML between the "---" lines.`);
+      return undefined;
+    }
+    const parsed = collection.schema.safeParse(front.data);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        // An unknown field is reported at its own line, not its parent's.
+        const at = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]!] : issue.path;
+        problems.push(
+          describeIssue(`${shown}:${front.lineOf(at)}`, { issues: [issue] } as unknown as z.ZodError, {
+            data: front.data,
+          }),
+        );
+      }
+      return undefined;
+    }
+    const slug = file.replace(/^.*[\\/]/, '').replace(/\.md$/, '');
+    const entry: Entry = { slug, file: shown, data: parsed.data, html: '', headings: [], links: [], images: [] };
+    const key = bodyKey(front);
+    const kept = this.#rendered.get(shown);
+    if (kept && kept.key === key && this.#imagesUnchanged(kept.images)) {
+      const { html, headings, links, images } = kept.rendered;
+      return { entry: { ...entry, html, headings, links, images }, key };
+    }
+    return { entry, front, key };
+  }
+
+  #imagesUnchanged(images: Array<[file: string, hash: string]>): boolean {
+    try {
+      return images.every(([file, hash]) => this.#images.read(file, file).hash === hash);
+    } catch {
+      return false;
+    }
+  }
+}
+
+/** What a body's render depends on: its text and the line it starts on. */
+function bodyKey(front: Frontmatter): string {
+  return createHash('sha256').update(`${front.bodyLine}\0${front.body}`).digest('hex');
+}
