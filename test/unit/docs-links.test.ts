@@ -27,7 +27,6 @@ const repo = resolve('.');
 export const PAGES_NOT_YET_MERGED = [
   'docs/building-large-sites.md',
   'docs/first-tap.md',
-  'docs/content-and-images.md',
 ];
 
 const markdown = new MarkdownIt({ html: true });

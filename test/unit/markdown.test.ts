@@ -303,7 +303,9 @@ watch('adding, editing and deleting an entry and replacing an image, without a r
     assert.not.ok(has('notes/third-note/index.html'), 'the deleted entry has no page');
     assert.not.match(page('notes/index.html'), /Third note/);
     // Replacing an image: its pages name new files, and only those are encoded (the others keep their names).
-    const encoded = () => new Set(existsSync(imageCache) ? readdirSync(imageCache) : []);
+    // The copy is a site of its own: its encoded images live in its own cache folder.
+    const copyCache = join(projectPaths(copy.config).cache, 'images');
+    const encoded = () => new Set(existsSync(copyCache) ? readdirSync(copyCache) : []);
     const namesOn = (html: string) => new Set([...html.matchAll(/\/assets\/img\/([^ "]+)/g)].map((m) => m[1]!));
     const before = namesOn(page('index.html'));
     await waitFor(() => [...before].every((name) => has(`assets/img/${name}`)));
@@ -317,7 +319,6 @@ watch('adding, editing and deleting an entry and replacing an image, without a r
     const made = [...after].filter((name) => !before.has(name));
     assert.ok(made.length > 0 && made.every((name) => name.startsWith('team-')), 'only the team photo has new files');
     await waitFor(() => made.every((name) => has(`assets/img/${name}`)));
-    // The cache folder is shared with other builds on the machine: only this site's images count.
     const prefix = (name: string) => name.split('-').slice(0, 2).join('-');
     const ours = new Set([...before, ...after].map(prefix));
     const added = [...encoded()].filter((name) => !cached.has(name) && ours.has(prefix(name)));
