@@ -4,6 +4,7 @@
 // --compare DIR: a checkout of another commit (node_modules in place) built and measured in the same run, as "before".
 import { spawnSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
+import os, { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright';
@@ -347,6 +348,7 @@ const sites = [
   { label: 'now', root: TOOL_ROOT },
 ];
 const started = Date.now();
+const loadAtStart = loadavg()[0]!;
 const browser = await chromium.launch({ executablePath: args.chromium, args: ['--no-sandbox', '--disable-gpu'] });
 const results = new Map<string, Figures[]>();
 try {
@@ -399,7 +401,7 @@ if (!args['no-write']) {
   const body = [
     '## First tap (issue 23; `npm run bench:tap`)',
     '',
-    `Run ${new Date(started).toISOString()} (took ${Math.round((Date.now() - started) / 1000)} s). Method: docs/first-tap.md.`,
+    `Run ${new Date(started).toISOString()} (took ${Math.round((Date.now() - started) / 1000)} s; load average ${loadAtStart.toFixed(1)} at start, ${loadavg()[0]!.toFixed(1)} at end on ${os.cpus().length} cores: other work on the machine slows both columns). Method: docs/first-tap.md.`,
     '',
     toMarkdown(table),
   ].join('\n');
