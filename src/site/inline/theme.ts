@@ -7,7 +7,9 @@ import type { Theme } from '../../../content/schema.ts';
  * Plain ES2017 in one statement, with no free names but the page's globals; the stored choice lives in the closure,
  * so "system" keeps following the OS where storage is disabled (the choice then lasts for the page only).
  * The switch (components/ThemeSwitch.tsx) is server markup: this script gives it its value and icon at
- * DOMContentLoaded and handles its change events on the document.
+ * DOMContentLoaded and handles its change events on the document. The icon of a light or dark choice follows the
+ * class on <html> (styles/header.css), a rule the page's inline critical CSS has; only "system" is marked on the
+ * icon (data-choice), as the first paint's own CSS cannot know it.
  */
 export function themeScript(theme: Theme): string {
   const key = JSON.stringify(theme.storageKey);
@@ -20,7 +22,7 @@ export function themeScript(theme: Theme): string {
     'function apply(){var s=t==="system"?(q.matches?"dark":"light"):t;r.classList.remove("light","dark");r.classList.add(s);',
     `var m=d.querySelector('meta[name="theme-color"]');if(m)m.content=c[s]}`,
     'function show(){d.querySelectorAll(".theme-select").forEach(function(s){s.value=t});',
-    'd.querySelectorAll(".theme-icons").forEach(function(i){i.setAttribute("data-choice",t)})}',
+    'd.querySelectorAll(".theme-icons").forEach(function(i){if(t==="system")i.setAttribute("data-choice",t);else i.removeAttribute("data-choice")})}',
     'apply();',
     'q.addEventListener("change",function(){if(t==="system")apply()});',
     'd.addEventListener("change",function(e){var s=e.target;if(!s.classList||!s.classList.contains("theme-select"))return;',

@@ -166,14 +166,19 @@ const checks: Record<string, Check> = {
       select.dispatchEvent(new Event('change', { bubbles: true }));
       return [document.documentElement.className, localStorage.getItem('vite-ui-theme'),
         document.querySelector('.theme-icons').getAttribute('data-choice')];`);
-    expectEqual(chosen, ['light', 'light', 'light'], 'class, storage, icon after choosing light');
+    expectEqual(chosen, ['light', 'light', null], 'class, storage, icon (by the class) after choosing light');
     await driver.run(`localStorage.setItem('vite-ui-theme', 'system'); return null;`);
     await driver.goto(`${url}/contact`);
-    const system = await driver.run<[string, string, string]>(`
+    const system = await driver.run<[string, string, string, string]>(`
       return [document.documentElement.className,
         matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light',
-        document.querySelector('.theme-select').value];`);
-    expectEqual([system[0], system[2]], [system[1], 'system'], 'class (the OS theme) and the switch on "system"');
+        document.querySelector('.theme-select').value,
+        document.querySelector('.theme-icons').getAttribute('data-choice')];`);
+    expectEqual(
+      [system[0], system[2], system[3]],
+      [system[1], 'system', 'system'],
+      'class (the OS theme), the switch and its icon on "system"',
+    );
     if (driver.launchedScheme)
       expectEqual(system[1], driver.launchedScheme, 'the OS scheme the engine was launched with');
     if (driver.colorScheme) {
