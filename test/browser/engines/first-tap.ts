@@ -29,9 +29,19 @@ interface Driver {
 
 /** Serves the built site; every script request waits until the server closes: nothing downloaded can answer. */
 async function serveHoldingScripts(dir: string): Promise<{ url: string; server: Server }> {
+  // A page's held requests are let go when the next page is asked for: an engine that keeps them open across
+  // navigations (WebKit) would otherwise run out of connections to the server.
+  const held = new Set<import('node:http').ServerResponse>();
   const server = createServer(async (request, response) => {
     const path = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname);
-    if (path.endsWith('.js')) return; // held for good
+    if (path.endsWith('.js')) {
+      held.add(response);
+      return;
+    }
+    if (!extname(path)) {
+      for (const waiting of held) waiting.destroy();
+      held.clear();
+    }
     const file = join(dir, path.endsWith('/') ? `${path}index.html` : extname(path) ? path : `${path}/index.html`);
     try {
       const body = await readFile(file);
