@@ -6,6 +6,8 @@ import { BundleError, IslandError } from '../core/errors.ts';
 import { findModule, browserModule, toolRoot } from '../core/paths.ts';
 import { publicEntryForBrowser } from './public-entry.ts';
 import type { EsbuildCache } from './esbuild-cache.ts';
+import { preloadUrlOf } from '../runtime/preload-url.ts';
+import { preloadGraph } from './preload-graph.ts';
 import { formatMessage } from './server-bundle.ts';
 import type { IslandUse } from './render.tsx';
 
@@ -211,12 +213,31 @@ export async function bundleClient(options: BundleOptions): Promise<ClientBundle
       if (chunk) addStatic(chunk);
     }
     scripts.set(page.name, { entry: options.base + entry, files: [...eager].sort() });
+    files.set(
+      preloadUrlOf(entry),
+      new TextEncoder().encode(pagePreloadGraph(page, outputs, options, islandChunk, byEntryPoint)),
+    );
   }
   for (const page of withIslands) scripts.set(page.name, scripts.get(entryOf.get(entryKey(page))!.name)!);
   const inputs = Object.keys(result.metafile.inputs)
     .filter((p) => !p.includes(':') && !p.includes('node_modules'))
     .map((p) => join(options.root, p));
   return { files, pages: scripts, inputs, captureScript: await capture };
+}
+
+/** The page's islands' chunk graphs, as preload-graph.ts writes them (issue 23: one round trip on intent). */
+function pagePreloadGraph(
+  page: PageIslands,
+  outputs: Metafile['outputs'],
+  options: BundleOptions,
+  islandChunk: (use: IslandUse) => string | undefined,
+  byEntryPoint: Map<string, string>,
+): string {
+  const runtimeChunk = (file: string) =>
+    byEntryPoint.get(relative(options.root, join(toolRoot, file)).split('\\').join('/'));
+  const islands = page.islands.map((use) => ({ name: use.name, chunk: islandChunk(use), behaviour: !!use.behaviour }));
+  const runtime = { hydrate: runtimeChunk('src/runtime/hydrate.ts'), replay: runtimeChunk('src/runtime/replay.ts') };
+  return preloadGraph(outputs, islands, runtime, options.base);
 }
 
 function uniqueBehaviours(pages: PageIslands[]): IslandUse[] {

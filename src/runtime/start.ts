@@ -4,6 +4,7 @@
 import type { BehaviourDefinition } from '../behaviour.ts';
 import type { ErrorScreenLoader } from './hydrate.ts';
 import type { IslandComponent } from '../island.tsx';
+import { loadGraph, preloadIsland } from './preload.ts';
 import { propsOf, type Capture } from './scope.ts';
 import { idle } from './strategies/idle.ts';
 import { interaction } from './strategies/interaction.ts';
@@ -27,6 +28,7 @@ export function start(islands: IslandLoaders, behaviours: BehaviourLoaders, load
   const context: Context = { base: document.documentElement.dataset.base ?? '/', loadErrorScreen };
   // Absent only from a page whose template lost its head script: islands then hydrate by strategy alone.
   const capture = window.siteGenCapture;
+  loadGraph(document.querySelector<HTMLScriptElement>('script[data-entry]')?.dataset.entry);
   const starters = new Map<HTMLElement, () => void>();
   for (const element of document.querySelectorAll<HTMLElement>('site-island[data-island]')) {
     const name = element.dataset.island!;
@@ -48,6 +50,7 @@ export function start(islands: IslandLoaders, behaviours: BehaviourLoaders, load
     const begin = () => {
       if (started) return;
       started = true;
+      preloadIsland(name);
       void run().then(() => replayHeld(element, capture));
     };
     starters.set(element, begin);

@@ -68,16 +68,15 @@ function intermediate(positions: number[]): number[] {
   return positions.filter((y) => y > Math.min(start, end) && y < Math.max(start, end));
 }
 
-/** The menu button, live: the header's controls hydrate at the first interaction, here the pointer reaching it. */
+/** The menu button: server markup that the inline menu script answers, live from the first paint. */
 async function menuButton(page: Page): Promise<Locator> {
-  await page.locator('#menu-button').hover();
   const button = page.getByRole('button', { name: 'Menu', exact: true });
   await expect(button).toBeVisible();
   return button;
 }
 
 async function focusIsInDialog(page: Page): Promise<boolean> {
-  return page.evaluate(() => Boolean(document.activeElement?.closest('[role="dialog"]')));
+  return page.evaluate(() => Boolean(document.activeElement?.closest('dialog')));
 }
 
 test.describe('header menu', () => {
@@ -149,18 +148,37 @@ test.describe('header menu', () => {
     await expect(button).toBeFocused();
   });
 
-  test('its dialog code loads when the menu is first opened, not before', async ({ page }) => {
-    const dialogChunks: string[] = [];
-    page.on('request', (request) => {
-      if (/\/MenuDialog-[\w-]+\.js$/.test(request.url())) dialogChunks.push(request.url());
-    });
+  test('opens at the first press with every script held back: the inline script and the platform answer it', async ({
+    page,
+  }) => {
+    const held: string[] = [];
+    // Every script request waits for good: nothing downloaded may be what opens the menu.
+    await page.route(/\.js$/, (route) => void held.push(route.request().url()));
+    await page.setViewportSize(DESKTOP);
+    await page.goto('/', { waitUntil: 'domcontentloaded' });
+    const button = page.getByRole('button', { name: 'Menu', exact: true });
+    await button.click();
+    const dialog = page.getByRole('dialog', { name: 'Menu' });
+    await expect(dialog).toBeVisible();
+    await expect(button).toHaveAttribute('aria-expanded', 'true');
+    expect(await focusIsInDialog(page), 'focus moved into the dialog').toBe(true);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(button).toBeFocused();
+    await expect(button).toHaveAttribute('aria-expanded', 'false');
+    expect(new URL(page.url()).hash, 'the no-JavaScript link was not followed').toBe('');
+  });
+
+  test('no script is fetched for the menu: opening it downloads nothing', async ({ page }) => {
     await page.goto('/');
     await enhanced(page);
     await page.waitForLoadState('networkidle');
-    expect(dialogChunks, 'no dialog code before the menu is used').toEqual([]);
+    const fetched: string[] = [];
+    page.on('request', (request) => void fetched.push(new URL(request.url()).pathname));
     await (await menuButton(page)).click();
     await expect(page.getByRole('dialog', { name: 'Menu' })).toBeVisible();
-    expect(dialogChunks).toHaveLength(1);
+    await page.getByRole('dialog', { name: 'Menu' }).getByRole('button', { name: 'Close menu' }).click();
+    expect(fetched).toEqual([]);
   });
 
   test('choosing a section in the drawer closes it, scrolls there, puts its hash in the address and moves focus to it', async ({
@@ -197,6 +215,10 @@ test.describe('header menu under 768 px', () => {
     await expect(dialog).toBeVisible();
     const panel = await page.locator('.menu-dialog .menu-panel').boundingBox();
     expect(panel).toEqual({ x: 0, y: 0, width: MOBILE.width, height: MOBILE.height });
+    // The page behind stays where it was: a swipe over the open menu scrolls nothing.
+    await page.mouse.wheel(0, 600);
+    await nextFrames(page);
+    expect(await page.evaluate(() => window.scrollY), 'the page behind did not scroll').toBe(0);
     await dialog.getByRole('link', { name: 'Services' }).tap();
     await expect(dialog).toBeHidden();
     await expect(page).toHaveURL(/\/#services$/);
@@ -646,8 +668,6 @@ test.describe('theme switch', () => {
     expect(await page.evaluate(() => (window as unknown as { classAtParse: string }).classAtParse)).toMatch(
       /\blight\b/,
     );
-    // The switch hydrates at the first interaction: reaching it with the keyboard is one.
-    await page.getByRole('combobox', { name: 'Theme' }).focus();
     await expect(page.getByRole('combobox', { name: 'Theme' })).toHaveValue('light');
   });
 
@@ -656,7 +676,6 @@ test.describe('theme switch', () => {
     await page.goto('/');
     const html = page.locator('html');
     await page.getByRole('combobox', { name: 'Theme' }).selectOption('system');
-    // Chosen before the switch was live, the choice is replayed once it is: wait for what it shows.
     await expect(html).toHaveClass(/\blight\b/);
     expect(await page.evaluate(() => localStorage.getItem('vite-ui-theme'))).toBe('system');
     await page.emulateMedia({ colorScheme: 'dark' });
@@ -665,6 +684,38 @@ test.describe('theme switch', () => {
     await page.emulateMedia({ colorScheme: 'light' });
     await expect(html).toHaveClass(/\blight\b/);
     await expect(page.locator('meta[name="theme-color"]')).toHaveAttribute('content', '#ffffff');
+  });
+
+  test('a stored "system" follows the operating system from first paint, with no tap and no script downloaded', async ({
+    page,
+  }) => {
+    await page.route(/\.js$/, () => undefined);
+    await page.addInitScript(() => localStorage.setItem('vite-ui-theme', 'system'));
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.goto('/', { waitUntil: 'domcontentloaded' });
+    const html = page.locator('html');
+    await expect(html).toHaveClass(/\blight\b/);
+    await expect(page.getByRole('combobox', { name: 'Theme' })).toHaveValue('system');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect(html).toHaveClass(/\bdark\b/);
+    await expect(html).not.toHaveClass(/\blight\b/);
+    await expect(page.locator('meta[name="theme-color"]')).toHaveAttribute('content', '#0a0a0a');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await expect(html).toHaveClass(/\blight\b/);
+  });
+
+  test('a chosen light or dark stays as chosen when the operating system switches', async ({ page }) => {
+    await page.route(/\.js$/, () => undefined);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto('/', { waitUntil: 'domcontentloaded' });
+    await page.getByRole('combobox', { name: 'Theme' }).selectOption('light');
+    const html = page.locator('html');
+    await expect(html).toHaveClass(/\blight\b/);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await nextFrames(page);
+    await expect(html).toHaveClass(/\blight\b/);
+    expect(await page.evaluate(() => localStorage.getItem('vite-ui-theme'))).toBe('light');
   });
 });
 

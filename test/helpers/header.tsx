@@ -6,7 +6,7 @@ import { render, type Rendered } from './dom.ts';
 
 /** The theme switch's props, from the theme and the copy, as Layout gives them. */
 export function themePropsOf(theme: Content['theme'], copy: Content['copy']) {
-  return { storageKey: theme.storageKey, fallback: theme.default, colors: theme.colors, labels: copy.ui.theme };
+  return { fallback: theme.default, labels: copy.ui.theme };
 }
 
 /** The header of the page at `path`. */

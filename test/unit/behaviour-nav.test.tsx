@@ -1,7 +1,6 @@
 // Navigation and motion, the parts that need no browser: theme choice and its agreement with the head script, the
 // tooltip clock, the server markup the behaviours hook into, and the CSS constants against src/site/constants.ts.
 import { readFileSync } from 'node:fs';
-import { parseHTML } from 'linkedom';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { FaqSection } from '../../src/site/components/FaqSection.tsx';
@@ -18,8 +17,7 @@ import {
   SERVICE_CARD_DELAY_STEP_MS,
   TOOLTIP,
 } from '../../src/site/constants.ts';
-import { themeScript } from '../../src/site/head.ts';
-import { applyTheme, parseChoice, resolveTheme, THEME_CHOICES } from '../../src/site/lib/theme.ts';
+import { themeScript } from '../../src/site/inline/theme.ts';
 import { createTooltipTiming } from '../../src/site/lib/tooltip-timing.ts';
 import { loadContent, loadSite, render, textOf } from '../helpers/dom.ts';
 import { renderHeader, themePropsOf } from '../helpers/header.tsx';
@@ -30,89 +28,126 @@ const { copy, navigation, theme: siteTheme, company } = content;
 const themeProps = themePropsOf(siteTheme, copy);
 const css = (file: string) => readFileSync(new URL(`../../src/site/styles/${file}`, import.meta.url), 'utf8');
 
-const theme = suite('Theme choice');
+const theme = suite('Theme (the inline head script)');
 
-theme('a stored light, dark or system is kept; anything else (or nothing) is the default', () => {
-  for (const choice of THEME_CHOICES) assert.is(parseChoice(choice, 'dark'), choice);
-  assert.is(parseChoice(null, 'dark'), 'dark');
-  assert.is(parseChoice('sepia', 'dark'), 'dark');
-  assert.is(parseChoice('', 'system'), 'system');
-});
+interface ThemePage {
+  classes: () => string;
+  color: () => string | null;
+  stored: () => string | null;
+  /** The visitor picks a choice in the switch. */
+  choose: (choice: string) => void;
+  /** The operating system switches between light and dark. */
+  setSystemDark: (dark: boolean) => void;
+  select: () => string;
+  icon: () => string | null;
+}
 
-theme("system resolves to the operating system's scheme; light and dark to themselves", () => {
-  assert.is(resolveTheme('system', true), 'dark');
-  assert.is(resolveTheme('system', false), 'light');
-  assert.is(resolveTheme('light', true), 'light');
-  assert.is(resolveTheme('dark', false), 'dark');
-});
-
-/** Runs the inline head script against a stored value and an OS scheme; returns the <html> classes and theme-color it leaves. */
-function runHeadScript(stored: string | null, systemDark: boolean, storageThrows = false) {
-  const { document } = parseHTML(
-    '<!doctype html><html class="dark"><head><meta name="theme-color" content="#0a0a0a"></head><body></body></html>',
-  );
+/**
+ * Runs the inline head script on a page with the switch, a stored value and an OS scheme, as a browser would: the
+ * storage, the media query and its change events stubbed; `storageThrows` as where storage is disabled.
+ */
+function runThemeScript(stored: string | null, systemDark: boolean, storageThrows = false): ThemePage {
+  const r = render(<ThemeSwitch {...themeProps} />);
+  const { document } = r;
+  document.documentElement.className = 'dark';
+  const meta = document.createElement('meta');
+  meta.setAttribute('name', 'theme-color');
+  meta.setAttribute('content', '#0a0a0a');
+  document.head.append(meta);
+  let value = stored;
   const storage = {
-    getItem: (key: string) =>
-      storageThrows
-        ? (() => {
-            throw new Error('denied');
-          })()
-        : key === siteTheme.storageKey
-          ? stored
-          : null,
+    getItem: (key: string) => {
+      if (storageThrows) throw new Error('denied');
+      return key === siteTheme.storageKey ? value : null;
+    },
+    setItem: (key: string, next: string) => {
+      if (storageThrows) throw new Error('denied');
+      if (key === siteTheme.storageKey) value = next;
+    },
   };
-  new Function('document', 'localStorage', 'matchMedia', themeScript(siteTheme))(document, storage, () => ({
+  const listeners: Array<() => void> = [];
+  const query = {
     matches: systemDark,
-  }));
+    addEventListener: (_: string, listener: () => void) => listeners.push(listener),
+  };
+  const select = r.$('select') as unknown as { value: string; dispatchEvent: (event: Event) => void };
+  // linkedom's select has a read-only value: give it the browser's setter, which selects the matching option.
+  const options = r.$$('option');
+  Object.defineProperty(select, 'value', {
+    get: () => (options.find((o) => o.hasAttribute('selected')) ?? options[0]!).getAttribute('value'),
+    set: (next: string) => {
+      for (const option of options) option.toggleAttribute('selected', option.getAttribute('value') === next);
+    },
+  });
+  new Function('document', 'localStorage', 'matchMedia', themeScript(siteTheme))(document, storage, () => query);
   return {
-    classes: document.documentElement.className,
-    color: document.querySelector('meta[name="theme-color"]')!.getAttribute('content'),
+    classes: () => document.documentElement.className,
+    color: () => meta.getAttribute('content'),
+    stored: () => value,
+    choose: (choice) => {
+      select.value = choice;
+      const event = document.createEvent('Event');
+      event.initEvent('change', true, false);
+      select.dispatchEvent(event);
+    },
+    setSystemDark: (dark) => {
+      query.matches = dark;
+      for (const listener of listeners) listener();
+    },
+    select: () => select.value,
+    icon: () => r.$('.theme-icons').getAttribute('data-choice'),
   };
 }
 
-/** Runs applyTheme on a fresh document, as the switch does once the visitor chooses. */
-function runApplyTheme(choice: (typeof THEME_CHOICES)[number], systemDark: boolean) {
-  const { document } = parseHTML(
-    '<!doctype html><html class="dark"><head><meta name="theme-color" content="#0a0a0a"></head><body></body></html>',
-  );
-  const globals = globalThis as unknown as { document?: unknown; window?: unknown };
-  const saved = { document: globals.document, window: globals.window };
-  globals.document = document;
-  globals.window = { matchMedia: () => ({ matches: systemDark }) };
-  try {
-    applyTheme(choice, siteTheme.colors);
-  } finally {
-    globals.document = saved.document;
-    globals.window = saved.window;
-  }
-  return {
-    classes: document.documentElement.className,
-    color: document.querySelector('meta[name="theme-color"]')!.getAttribute('content'),
-  };
-}
+const expected = (resolved: 'light' | 'dark') => ({ classes: resolved, color: siteTheme.colors[resolved] });
+const shown = (page: ThemePage) => ({ classes: page.classes(), color: page.color() });
 
-theme('the switch leaves <html> as the head script does, for every stored value and OS scheme', () => {
+theme('a stored light or dark applies as stored, system as the OS is; anything else (or nothing) is dark', () => {
   for (const systemDark of [true, false]) {
-    for (const choice of THEME_CHOICES) {
-      assert.equal(
-        runApplyTheme(choice, systemDark),
-        runHeadScript(choice, systemDark),
-        `choice ${choice}, OS ${systemDark ? 'dark' : 'light'}`,
-      );
-    }
-    const fallback = parseChoice('nonsense', siteTheme.default);
-    assert.equal(
-      runApplyTheme(fallback, systemDark),
-      runHeadScript('nonsense', systemDark),
-      'an unknown stored value is the default',
-    );
-    assert.equal(
-      runApplyTheme(fallback, systemDark),
-      runHeadScript(null, systemDark, true),
-      'storage that throws is the default',
-    );
+    const os = systemDark ? 'dark' : 'light';
+    assert.equal(shown(runThemeScript('light', systemDark)), expected('light'), `light, OS ${os}`);
+    assert.equal(shown(runThemeScript('dark', systemDark)), expected('dark'), `dark, OS ${os}`);
+    assert.equal(shown(runThemeScript('system', systemDark)), expected(os), `system, OS ${os}`);
+    assert.equal(shown(runThemeScript('sepia', systemDark)), expected('dark'), `unknown, OS ${os}`);
+    assert.equal(shown(runThemeScript(null, systemDark)), expected('dark'), `nothing stored, OS ${os}`);
+    assert.equal(shown(runThemeScript(null, systemDark, true)), expected('dark'), `storage disabled, OS ${os}`);
   }
-  assert.equal(runHeadScript(null, false), { classes: 'dark', color: siteTheme.colors.dark }, 'dark by default');
+});
+
+theme('the switch shows the stored choice, its icon too', () => {
+  const page = runThemeScript('system', false);
+  assert.is(page.select(), 'system');
+  assert.is(page.icon(), 'system');
+});
+
+theme('a choice in the switch is stored under the key, applied and shown', () => {
+  const page = runThemeScript(null, true);
+  page.choose('light');
+  assert.is(page.stored(), 'light');
+  assert.equal(shown(page), expected('light'));
+  assert.is(page.icon(), null, "a light or dark choice: the icon follows <html>'s class");
+  page.choose('system');
+  assert.is(page.stored(), 'system');
+  assert.equal(shown(page), expected('dark'), 'system on a dark OS');
+});
+
+theme('"system" follows the OS as it switches, with no tap; light and dark stay as chosen', () => {
+  const system = runThemeScript('system', false);
+  system.setSystemDark(true);
+  assert.equal(shown(system), expected('dark'));
+  system.setSystemDark(false);
+  assert.equal(shown(system), expected('light'));
+  const light = runThemeScript('light', false);
+  light.setSystemDark(true);
+  assert.equal(shown(light), expected('light'));
+});
+
+theme('with storage disabled a choice lasts for the page: "system" still follows the OS', () => {
+  const page = runThemeScript(null, false, true);
+  page.choose('system');
+  assert.equal(shown(page), expected('light'));
+  page.setSystemDark(true);
+  assert.equal(shown(page), expected('dark'));
 });
 
 theme.run();
@@ -147,14 +182,36 @@ const markup = suite('Server markup of the header, theme switch and tooltips');
 
 const renderHeaderAt = (path: string) => renderHeader(site, content, path);
 
-markup('the header starts unscrolled, its menu a link to the no-JS panel of six links', () => {
-  const r = renderHeaderAt('/');
-  assert.is(r.$('header').getAttribute('data-scrolled'), 'false');
-  const button = r.$('.menu-button');
-  assert.is(button.tagName.toLowerCase(), 'a', 'a link until hydrated, so it works without JavaScript');
-  assert.is(button.getAttribute('href'), '#site-menu');
-  assert.is(r.$$('#site-menu a').length, 1 + navigation.menu.length + 1, 'close, the sections, Book Appointment');
-});
+markup(
+  'the header starts unscrolled; its menu is a button for a <dialog> of six links, a link to it without JavaScript',
+  () => {
+    const r = renderHeaderAt('/');
+    assert.is(r.$('header').getAttribute('data-scrolled'), 'false');
+    const button = r.$('button.menu-button');
+    assert.is(button.getAttribute('aria-haspopup'), 'dialog');
+    assert.is(button.getAttribute('aria-expanded'), 'false');
+    assert.is(button.getAttribute('aria-controls'), 'site-menu');
+    const dialog = r.$('#site-menu');
+    assert.is(dialog.tagName.toLowerCase(), 'dialog', 'the platform gives the modal semantics');
+    assert.not.ok(dialog.hasAttribute('open'), 'closed in the HTML');
+    assert.is(textOf(r.$(`#${dialog.getAttribute('aria-labelledby')}`)), copy.ui.menuOpen, 'named by its title');
+    assert.is(
+      r.$$('#site-menu nav a:not(.menu-close)').length,
+      navigation.menu.length + 1,
+      'the sections, Book Appointment',
+    );
+    assert.is(r.$('#site-menu button.menu-close').getAttribute('aria-label'), copy.ui.menuClose);
+    const fallbacks = r.$$('noscript').map((n) => n.innerHTML);
+    assert.ok(
+      fallbacks.some((html) => html.includes('href="#site-menu"')),
+      'without JavaScript a link opens the dialog as the :target',
+    );
+    assert.ok(
+      fallbacks.some((html) => html.includes('href="#menu-link"')),
+      'and a close link goes back to that link',
+    );
+  },
+);
 
 markup('the theme switch is a select named Theme with light, dark and system, described by its tooltip', () => {
   const r = render(<ThemeSwitch {...themeProps} />);
@@ -180,7 +237,7 @@ markup('on the server the switch shows the default, and leaves the stored choice
   assert.is(r.$('option[selected]').getAttribute('value'), siteTheme.default);
   assert.not.ok(
     r.$('.theme-icons').hasAttribute('data-choice'),
-    "the icon follows the head script's class until hydrated",
+    "the icon follows the head script's class until the inline script reads the stored choice",
   );
   assert.is(r.$('.theme-icons').getAttribute('aria-hidden'), 'true');
 });

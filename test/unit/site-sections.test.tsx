@@ -264,17 +264,19 @@ header('on other pages the menu links go to the home page sections', () => {
   const r = renderHeaderAt('/contact');
   assert.equal(
     linksOf(r.$('.menu-panel')).map(([, href]) => href),
-    ['#menu-button', '/#home', '/#about', '/#services', '/#partners', '/#faq', '/#cta'],
+    ['#menu-link', '/#home', '/#about', '/#services', '/#partners', '/#faq', '/#cta'],
   );
 });
 
-header('the menu control is named "Menu" and reaches the panel without JavaScript', () => {
+header('the menu control is named "Menu" and reaches the dialog without JavaScript too', () => {
   const r = renderHeaderAt('/');
-  const button = r.$('.menu-button');
-  assert.match(textOf(button), /Menu/);
-  assert.is(button.getAttribute('href'), '#site-menu');
-  assert.is(r.$('#site-menu').tagName.toLowerCase(), 'nav');
-  assert.is(r.$('.menu-close').getAttribute('aria-label'), 'Close menu');
+  assert.match(textOf(r.$('button.menu-button')), /Menu/);
+  assert.match(textOf(r.$('a.menu-button')), /Menu/, 'the no-JavaScript link');
+  assert.is(r.$('a.menu-button').getAttribute('href'), '#site-menu');
+  assert.is(r.$('#site-menu').tagName.toLowerCase(), 'dialog');
+  assert.is(r.$('#site-menu nav').getAttribute('aria-label'), 'Main');
+  assert.is(r.$('button.menu-close').getAttribute('aria-label'), 'Close menu');
+  assert.is(r.$('a.menu-close').getAttribute('aria-label'), 'Close menu');
 });
 
 header('the logo links home with the company name', () => {

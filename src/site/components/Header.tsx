@@ -1,9 +1,9 @@
 // The sticky site header: logo, theme switch and menu; smaller and bordered once the page is scrolled past 10 px.
 import type { NavLink } from '../../../content/schema.ts';
 import { useWithBase } from 'site-gen-ssg';
-import HeaderControls from '../islands/header-controls.tsx';
+import { HeaderControls } from './HeaderControls.tsx';
 import { Logo } from './Logo.tsx';
-import { MenuPanel } from './MenuPanel.tsx';
+import { MenuDialog } from './MenuDialog.tsx';
 import type { SiteMenuProps } from './SiteMenu.tsx';
 import type { ThemeSwitchProps } from './ThemeSwitch.tsx';
 
@@ -17,16 +17,16 @@ export interface HeaderProps {
   theme: ThemeSwitchProps;
 }
 
-/** Server markup around one island (the controls), so the logo and the no-JS menu panel are not shipped as JavaScript. */
+/** Server markup only: the theme switch and the menu answer through inline scripts (src/site/inline/), never React. */
 export function Header({ company, homeLabel, items, cta, path, menuLabels, theme }: HeaderProps) {
   const withBase = useWithBase();
   return (
     <header className="site-header" data-scrolled="false">
       <div className="container header-inner">
         <Logo name={company} href={withBase('/')} label={homeLabel} />
-        <HeaderControls menu={{ items, cta, path, labels: menuLabels }} theme={theme} />
+        <HeaderControls menu={{ labels: menuLabels }} theme={theme} />
       </div>
-      <MenuPanel items={items} cta={cta} path={path} labels={menuLabels} />
+      <MenuDialog items={items} cta={cta} path={path} labels={menuLabels} />
     </header>
   );
 }

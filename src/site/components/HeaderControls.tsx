@@ -1,9 +1,9 @@
-// The interactive part of the header: theme switch and menu (the scrolled state is lib/header-scroll.ts).
+// The header's controls: theme switch and menu button, server markup that inline scripts answer (src/site/inline/).
 import { SiteMenu, type SiteMenuProps } from './SiteMenu.tsx';
 import { ThemeSwitch, type ThemeSwitchProps } from './ThemeSwitch.tsx';
 
 export interface HeaderControlsProps {
-  menu: SiteMenuProps;
+  menu: Pick<SiteMenuProps, 'labels'>;
   theme: ThemeSwitchProps;
 }
 

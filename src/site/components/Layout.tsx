@@ -34,7 +34,7 @@ export function Layout({ site, content, path, compact = false, children }: Layou
         cta={navigation.menuCta}
         path={path}
         menuLabels={{ open: copy.ui.menuOpen, close: copy.ui.menuClose, nav: copy.ui.mainNav }}
-        theme={{ storageKey: theme.storageKey, fallback: theme.default, colors: theme.colors, labels: copy.ui.theme }}
+        theme={{ fallback: theme.default, labels: copy.ui.theme }}
       />
       <main id="main" tabIndex={-1}>
         {children}

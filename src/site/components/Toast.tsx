@@ -99,6 +99,14 @@ export function Toast({
       onPointerUp={onPointerUp}
       onPointerCancel={onPointerCancel}
     >
+      {/* The visitor sees the message at once (issue 23: a toast answers a tap); screen readers get it from the live
+          region two frames later. Until then the live region is empty and out of the flow (styles/toasts.css), and
+          this copy, hidden from them, stands in its place: the swap happens in one render, with the same layout. */}
+      {!ready && (
+        <div className="toast-body" aria-hidden="true">
+          {resolveValue(toast.message, toast)}
+        </div>
+      )}
       <div className="toast-body" {...toast.ariaProps} aria-atomic="true">
         {ready && resolveValue(toast.message, toast)}
       </div>
