@@ -609,6 +609,43 @@ releases(
   },
 );
 
+releases(
+  'a rollback that died mid-way is marked unfinished too: the next one lists the bucket and finishes',
+  async () => {
+    const bucket = await freshBucket();
+    await deploySite(bucket, 'a', siteA());
+    const stateA = await siteState(bucket);
+    await deploySite(bucket, 'b', siteB());
+    const failing = h.server.client();
+    failing.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'CopyObjectCommand' && (args.input as { Key?: string }).Key === 'index.html') {
+          throw Object.assign(new Error('Access Denied'), { name: 'AccessDenied', $metadata: { httpStatusCode: 403 } });
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'denyIndex' },
+    );
+    try {
+      await rejects(
+        () => rollbackTo(bucket, { client: failing }),
+        /Could not restore s3:\/\/releases-\d+\/index\.html/,
+      );
+    } finally {
+      failing.destroy();
+    }
+    const { result } = await rollbackTo(bucket);
+    assert.match(result.fallback ?? '', /^a rollback by .+ did not finish/);
+    assert.ok(
+      h.calls.some((call) => call.startsWith('ListObjects')),
+      'the bucket is listed',
+    );
+    const after = await siteState(bucket);
+    for (const [key, state] of Object.entries(stateA)) assert.is(after[key], state, `${key} is A's`);
+    assert.not.ok(after['pricing/index.html'], "B's page is gone");
+  },
+);
+
 releases('a manifest that names no release (an older site-gen deployed since): the rollback lists', async () => {
   const bucket = await freshBucket();
   await deploySite(bucket, 'a', siteA());
