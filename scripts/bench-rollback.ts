@@ -1,5 +1,5 @@
 // Rollback at scale against s3rver: deploy release A of N pages, deploy B (one page changed, one added), delete both
-// folders, then `rollback`: its time and its S3 requests by kind, beside the deploys', and what releases cost in storage.
+// folders, then `rollback` (from the records, and with --verify, which lists the bucket): its time and its S3 requests by kind, beside the deploys', and what releases cost in storage.
 // Run: npm run bench:rollback [-- --pages 10000]  (s3rver needs the legacy OpenSSL provider past 1,000 keys: the npm
 // script sets it)
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -96,12 +96,20 @@ try {
     configureWebsite: false,
   });
   await measure(`deploy A (${PAGES} pages, first)`, () => deploy(options(outA)));
-  await measure('deploy B (1 page changed, 1 added)', () => deploy(options(outB)));
+  let releaseB: string | undefined;
+  await measure('deploy B (1 page changed, 1 added)', async () => {
+    releaseB = (await deploy(options(outB))).release;
+  });
   await rm(outA, { recursive: true });
   await rm(outB, { recursive: true });
   const rollbackOptions = { ...common, bucket, prefix: '', concurrency: 8 };
   await measure('rollback --dry-run', () => rollback({ ...rollbackOptions, dryRun: true }));
+  await measure('rollback --dry-run --verify', () => rollback({ ...rollbackOptions, dryRun: true, verify: true }));
   await measure('rollback to A (no local files)', () => rollback({ ...rollbackOptions, dryRun: false }));
+  await measure('rollback --to B --verify (forward again, listing)', () =>
+    rollback({ ...rollbackOptions, dryRun: false, verify: true, to: releaseB }),
+  );
+  await measure('rollback to A again (from the records)', () => rollback({ ...rollbackOptions, dryRun: false }));
 
   let objects = 0;
   let stateBytes = 0;

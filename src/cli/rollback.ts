@@ -7,6 +7,7 @@ import { DEFAULTS, type DeployFlags } from '../deploy/options.ts';
 interface Flags extends DeployFlags {
   config: string;
   to?: string;
+  verify?: boolean;
 }
 
 export function addRollbackCommand(program: Command): void {
@@ -17,6 +18,10 @@ export function addRollbackCommand(program: Command): void {
     )
     .option('--to <id>', 'the release to restore, as `site-gen releases` lists it')
     .option('--dry-run', 'print what would be restored, deleted and invalidated, and change nothing')
+    .option(
+      '--verify',
+      "list the bucket and plan against what it holds, not what site-gen's records say (after a hand edit)",
+    )
     .addOption(configOption())
     .option('--bucket <name>', 'S3 bucket (or deploy.bucket)')
     .option('--prefix <path>', 'key prefix the site is deployed under (or deploy.prefix)')
@@ -61,6 +66,7 @@ Examples:
         ...options.resolveBucketOptions(flags, config),
         to: flags.to,
         dryRun: flags.dryRun ?? false,
+        verify: flags.verify ?? false,
         concurrency:
           flags.concurrency !== undefined
             ? options.integer('--concurrency', flags.concurrency, 1, 64)

@@ -14,11 +14,13 @@ import { keepBeforeChange, keepCopies } from './keep.ts';
 import { acquireLock, describeHolder, holdingLock, lockNote, whoAmI } from './lock.ts';
 import {
   gitInfo,
+  markPending,
   newReleaseId,
   saveIndex,
   readIndex,
   recordOf,
   summaryOf,
+  writeIndex,
   writeRecord,
   type ReleaseRecord,
 } from './releases.ts';
@@ -184,6 +186,11 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
         ];
         const live = listing.manifest?.manifest;
         const kept = new Set(listing.kept);
+        const index = await readIndex(context);
+        // Marked before anything changes: a deploy that dies mid-way leaves the mark, and a rollback then lists the
+        // bucket rather than trust the records (rollback.ts).
+        const changes = plan.uploads.length > 0 || plan.deletes.length > 0;
+        if (changes) await markPending(context, index, 'deploy', describeHolder(whoAmI()), new Date());
         await keepCopies(
           keepBeforeChange(changing, listing.objects, live, kept),
           { ...context, concurrency: options.concurrency },
@@ -194,7 +201,6 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
         reporter.start(plan, destination(options.bucket, options.prefix));
         const blocked = formatBlockedDeletes(plan);
         if (blocked) reporter.message(blocked);
-        const index = await readIndex(context);
         let release: ReleaseRecord | undefined;
         const done = await executePlan(plan, {
           ...context,
@@ -212,9 +218,10 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
         });
         reporter.stop();
         if (release) {
-          const recorded = { ...index, live: release.id, releases: [...index.releases, summaryOf(release)] };
+          const releases = [...index.releases, summaryOf(release)];
+          const recorded = { ...index, live: release.id, releases, pending: undefined };
           await saveIndex(context, recorded, options.keepReleases ?? DEFAULTS.keepReleases, kept);
-        }
+        } else if (changes) await writeIndex(context, index);
 
         const result: DeployResult = {
           dryRun: false,

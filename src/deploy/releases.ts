@@ -31,6 +31,11 @@ const indexSchema = z.object({
   live: z.string().optional(),
   /** Oldest first. */
   releases: z.array(summarySchema),
+  /**
+   * Set by a deploy or rollback before it changes anything, cleared when it records its result: while set, the
+   * bucket may hold what no record says (the run died mid-way), so a rollback lists the bucket instead.
+   */
+  pending: z.object({ command: z.string(), by: z.string(), startedAt: z.string() }).optional(),
 });
 
 export type ReleasesIndex = z.infer<typeof indexSchema>;
@@ -151,6 +156,17 @@ export async function writeRecord(context: RemoteContext, record: ReleaseRecord)
 
 export async function writeIndex(context: RemoteContext, index: ReleasesIndex): Promise<void> {
   await writeJson(context, releasesIndexKey(context.prefix), index, true);
+}
+
+/** Writes the index marked with the run about to change the bucket (`pending`): cleared when its result is recorded. */
+export async function markPending(
+  context: RemoteContext,
+  index: ReleasesIndex,
+  command: string,
+  by: string,
+  now: Date,
+): Promise<void> {
+  await writeIndex(context, { ...index, pending: { command, by, startedAt: now.toISOString() } });
 }
 
 /** The index's releases, newest first: the index lists them in the order they were made (ids of one second may not sort). */

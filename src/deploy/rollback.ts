@@ -8,16 +8,25 @@ import { addressPrefix, createCloudFrontClient, type InvalidationResult } from '
 import { invalidateIfNeeded } from './deploy.ts';
 import { invalidationForPaths } from './invalidation.ts';
 import { keepBeforeChange, keepCopies, copySource } from './keep.ts';
-import { acquireLock, type HeldLock, holdingLock, lockNote, type LockPolicy } from './lock.ts';
+import { acquireLock, describeHolder, type HeldLock, holdingLock, lockNote, type LockPolicy, whoAmI } from './lock.ts';
 import { manifestKey, type ObjectState } from './manifest.ts';
 import { type BucketOptions, type CloudFrontOptions, DEFAULTS } from './options.ts';
 import { forEachLimited } from './pool.ts';
 import { createReporter, type Output } from './progress.ts';
 import { describeRelease, formatRollbackPlan, formatRollbackSummary } from './release-text.ts';
-import { newestFirst, readIndex, readRecord, saveIndex, type ReleaseSummary, type ReleasesIndex } from './releases.ts';
+import {
+  markPending,
+  newestFirst,
+  readIndex,
+  readRecord,
+  saveIndex,
+  type ReleaseSummary,
+  type ReleasesIndex,
+} from './releases.ts';
 import { bareEtag, deleteMany, listRemote, send, writeJson, type RemoteContext } from './remote.ts';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.ts';
 import { manifestAfterRollback, planRollback, type Restore, type RollbackPlan } from './rollback-plan.ts';
+import { recordedState } from './recorded-state.ts';
 import { explainS3Error } from './s3-errors.ts';
 import { destination, type CdnPlan } from './summary.ts';
 import { PHASES } from './targets.ts';
@@ -26,6 +35,8 @@ export interface RollbackOptions extends BucketOptions {
   /** The release to restore; default the newest kept one older than the live one. */
   to?: string;
   dryRun: boolean;
+  /** List the bucket and plan against what is really there, instead of trusting the records (recorded-state.ts). */
+  verify?: boolean;
   concurrency: number;
   cloudfront?: CloudFrontOptions;
   keepReleases?: number;
@@ -43,6 +54,9 @@ export interface RollbackResult {
   from?: string;
   to: string;
   plan: RollbackPlan;
+  /** Whether the bucket was listed: --verify, or records that could not be trusted (`fallback` says why). */
+  listed: boolean;
+  fallback?: string;
   invalidation?: InvalidationResult;
   durationMs: number;
 }
@@ -129,7 +143,14 @@ export async function rollback(options: RollbackOptions): Promise<RollbackResult
     const index = await readIndex(context);
     const target = chooseRelease(index, options.to, where);
     const record = await readRecord(context, target.id);
-    const listing = await listRemote(context);
+    const keep = options.keepReleases ?? DEFAULTS.keepReleases;
+    // The records say what the bucket holds, unless --verify asks for the listing or they cannot be trusted.
+    const recorded = options.verify
+      ? undefined
+      : await recordedState(context, index, record, keep, options.concurrency);
+    const fallback = recorded && 'reason' in recorded ? recorded.reason : undefined;
+    if (fallback) reporter.message(`note: ${fallback}; listing ${where} instead.`);
+    const listing = recorded && 'listing' in recorded ? recorded.listing : await listRemote(context);
     const plan = planRollback({ prefix: options.prefix, listing, record });
     if (plan.missing.length > 0) {
       throw new DeployError(
@@ -156,7 +177,15 @@ export async function rollback(options: RollbackOptions): Promise<RollbackResult
     };
     const from = index.live;
     const heading = `Rollback from release ${from ?? '(none recorded)'} to release ${describeRelease(target)}:`;
-    const result: RollbackResult = { dryRun: options.dryRun, from, to: target.id, plan, durationMs: 0 };
+    const result: RollbackResult = {
+      dryRun: options.dryRun,
+      from,
+      to: target.id,
+      plan,
+      listed: !recorded || fallback !== undefined,
+      ...(fallback ? { fallback } : {}),
+      durationMs: 0,
+    };
 
     if (options.dryRun) {
       output.write(formatRollbackPlan(plan, heading, options.bucket, cdnPlan));
@@ -174,6 +203,9 @@ export async function rollback(options: RollbackOptions): Promise<RollbackResult
     const kept = new Set(listing.kept);
     const live = listing.manifest?.manifest;
     const concurrency = { ...context, concurrency: options.concurrency };
+    // Marked before anything changes, cleared when the index records the restored release: a rollback that dies
+    // mid-way leaves the mark, and the next one lists the bucket.
+    await markPending(context, index, 'rollback', describeHolder(whoAmI()), new Date());
     await keepCopies(keepBeforeChange([...replacing, ...plan.deletes], listing.objects, live, kept), concurrency, kept);
 
     reporter.message(`Rolling back ${where} to release ${describeRelease(target)}.`);
@@ -194,7 +226,7 @@ export async function rollback(options: RollbackOptions): Promise<RollbackResult
       manifestAfterRollback(plan, record, stored, new Date()),
       true,
     );
-    await saveIndex(context, { ...index, live: target.id }, options.keepReleases ?? DEFAULTS.keepReleases, kept);
+    await saveIndex(context, { ...index, live: target.id, pending: undefined }, keep, kept);
     reporter.stop();
     output.write(formatRollbackSummary(plan, target, options.bucket, performance.now() - started));
 

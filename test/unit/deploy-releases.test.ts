@@ -333,6 +333,13 @@ releases('rollback restores release A byte for byte without its folder, and remo
   await rm(b.out, { recursive: true });
 
   const { result, output } = await rollbackTo(bucket);
+  const calls = [...h.calls];
+  assert.equal(
+    calls.filter((call) => call.startsWith('ListObjects')),
+    [],
+    'planned from the records: the bucket is not listed',
+  );
+  assert.is(result.listed, false);
   assert.is(result.to, a.result.release, 'the default target is the release before the live one');
   assert.is(result.from, b.result.release);
   const after = await siteState(bucket);
@@ -344,7 +351,7 @@ releases('rollback restores release A byte for byte without its folder, and remo
     ['assets/home-7d8e9f0a.js'],
     "the only other object is B's script, kept for B's pages still open",
   );
-  const writes = h.calls.filter((call) => WRITES.test(call) && !call.includes('.site-gen/'));
+  const writes = calls.filter((call) => WRITES.test(call) && !call.includes('.site-gen/'));
   assert.equal(
     writes
       .filter((call) => call.startsWith('CopyObject'))
@@ -520,6 +527,141 @@ releases('a lock not renewed within its lease (a crashed run) is taken over with
   assert.match(output, /warning: taking over the lock of s3:\/\/releases-\d+\/ from ann@laptop \(a deploy started /);
   assert.ok((await allKeys(bucket)).includes('index.html'));
   assert.not.ok((await allKeys(bucket)).includes('.site-gen/lock.json'));
+});
+
+/** The plan's restores (key from source) and deletes, to compare two plans. */
+const planOf = (result: Awaited<ReturnType<typeof rollback>>) => ({
+  restores: result.plan.restores.map((restore) => `${restore.key} from ${restore.source}`),
+  deletes: result.plan.deletes,
+  retained: result.plan.retained.map((retained) => retained.key),
+});
+
+releases('rollback --verify lists the bucket and plans what the records plan', async () => {
+  const bucket = await freshBucket();
+  await deploySite(bucket, 'a', siteA());
+  await deploySite(bucket, 'b', siteB());
+  const recorded = await rollbackTo(bucket, { dryRun: true });
+  assert.equal(
+    h.calls.filter((call) => call.startsWith('ListObjects')),
+    [],
+    'the dry run does not list either',
+  );
+  const verified = await rollbackTo(bucket, { dryRun: true, verify: true });
+  assert.ok(
+    h.calls.some((call) => call.startsWith('ListObjects')),
+    '--verify lists the bucket',
+  );
+  assert.is(verified.result.listed, true);
+  assert.is(verified.result.fallback, undefined, 'and says no more: it was asked for');
+  assert.equal(planOf(recorded.result), planOf(verified.result), 'the same plan either way');
+  const stateA = await siteState(bucket);
+  await rollbackTo(bucket, { verify: true });
+  assert.ok(h.calls.some((call) => call.startsWith('ListObjects')));
+  assert.not.equal(await siteState(bucket), stateA, 'rolled back');
+});
+
+releases(
+  'a deploy that died mid-way is marked unfinished: the rollback lists the bucket and restores all it changed',
+  async () => {
+    const bucket = await freshBucket();
+    const a = await deploySite(bucket, 'a', siteA());
+    const stateA = await siteState(bucket);
+    await deploySite(bucket, 'b', siteB());
+    const a2 = await deploySite(bucket, 'a2', siteA());
+    // C dies at its home page: its assets and other files are uploaded, its manifest and release never written.
+    const failing = h.server.client();
+    failing.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'PutObjectCommand' && (args.input as { Key?: string }).Key === 'index.html') {
+          throw Object.assign(new Error('Access Denied'), { name: 'AccessDenied', $metadata: { httpStatusCode: 403 } });
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'denyIndex' },
+    );
+    const out = join(h.tmp, `${bucket}-c`);
+    await writeSite(out, siteC());
+    try {
+      await rejects(() => deploy(testDeployOptions(failing, bucket, out, () => {})), DeployError);
+    } finally {
+      failing.destroy();
+    }
+    const context = { client: h.client, bucket, prefix: '', retry: { attempts: 1, baseDelayMs: 1, maxDelayMs: 1 } };
+    assert.is((await readIndex(context)).pending?.command, 'deploy', 'the index says a deploy did not finish');
+
+    const { result, output } = await rollbackTo(bucket, { to: a.result.release });
+    assert.is(result.listed, true);
+    assert.match(result.fallback ?? '', /^a deploy by .+ started at .+ did not finish/);
+    assert.match(output, /note: a deploy by .+ did not finish, so the bucket may differ from its records; listing/);
+    assert.ok(
+      h.calls.some((call) => call.startsWith('ListObjects')),
+      'the bucket is listed',
+    );
+    const after = await siteState(bucket);
+    for (const [key, state] of Object.entries(stateA)) assert.is(after[key], state, `${key} is A's, C's upload undone`);
+    assert.is((await readIndex(context)).pending, undefined, 'the rollback cleared the mark');
+    await rollbackTo(bucket, { dryRun: true, to: a2.result.release });
+    assert.equal(
+      h.calls.filter((call) => call.startsWith('ListObjects')),
+      [],
+      'so the next one trusts the records',
+    );
+  },
+);
+
+releases(
+  'a rollback that died mid-way is marked unfinished too: the next one lists the bucket and finishes',
+  async () => {
+    const bucket = await freshBucket();
+    await deploySite(bucket, 'a', siteA());
+    const stateA = await siteState(bucket);
+    await deploySite(bucket, 'b', siteB());
+    const failing = h.server.client();
+    failing.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'CopyObjectCommand' && (args.input as { Key?: string }).Key === 'index.html') {
+          throw Object.assign(new Error('Access Denied'), { name: 'AccessDenied', $metadata: { httpStatusCode: 403 } });
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'denyIndex' },
+    );
+    try {
+      await rejects(
+        () => rollbackTo(bucket, { client: failing }),
+        /Could not restore s3:\/\/releases-\d+\/index\.html/,
+      );
+    } finally {
+      failing.destroy();
+    }
+    const { result } = await rollbackTo(bucket);
+    assert.match(result.fallback ?? '', /^a rollback by .+ did not finish/);
+    assert.ok(
+      h.calls.some((call) => call.startsWith('ListObjects')),
+      'the bucket is listed',
+    );
+    const after = await siteState(bucket);
+    for (const [key, state] of Object.entries(stateA)) assert.is(after[key], state, `${key} is A's`);
+    assert.not.ok(after['pricing/index.html'], "B's page is gone");
+  },
+);
+
+releases('a manifest that names no release (an older site-gen deployed since): the rollback lists', async () => {
+  const bucket = await freshBucket();
+  await deploySite(bucket, 'a', siteA());
+  await deploySite(bucket, 'b', siteB());
+  const key = '.site-gen/deploy-manifest.json';
+  const text = await (
+    await h.client.send(new GetObjectCommand({ Bucket: bucket, Key: key }))
+  ).Body!.transformToString();
+  const { release: _, ...older } = JSON.parse(text) as Record<string, unknown>;
+  await h.client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: JSON.stringify(older) }));
+  const { result } = await rollbackTo(bucket, { dryRun: true });
+  assert.match(result.fallback ?? '', /^the deploy manifest names no release, not the live release \d{8}-/);
+  assert.ok(
+    h.calls.some((call) => call.startsWith('ListObjects')),
+    'the bucket is listed',
+  );
 });
 
 releases('the lock is released when a deploy fails', async () => {

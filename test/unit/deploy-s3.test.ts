@@ -517,11 +517,17 @@ failure(
       const check = server.client();
       const partial = ((await check.send(new ListObjectsV2Command({ Bucket: 'interrupted' }))).Contents ?? [])
         .map((item) => item.Key)
-        .filter((key) => key !== '.site-gen/lock.json');
+        .filter((key) => !key?.startsWith('.site-gen/'));
       assert.equal(
         partial.sort(),
         ['assets/chunks/react-AB12CD34.js', 'assets/home-3f9a1c2b.js'],
         'no page went up before its assets',
+      );
+      const index = await check.send(new GetObjectCommand({ Bucket: 'interrupted', Key: '.site-gen/releases.json' }));
+      assert.match(
+        await index.Body!.transformToString(),
+        /"pending": \{\s*"command": "deploy"/,
+        'the index marks the deploy unfinished, so a rollback will list the bucket',
       );
 
       // The failed run could not remove its lock (S3 was down): the next run refuses, naming it, until told.
