@@ -1,15 +1,9 @@
 // Deploys the built site to S3: read dist/, list the bucket, plan, then upload in order, delete, and record the manifest.
 import { readHashedFiles } from '../core/http/hashed-files.ts';
 import { createHttpPolicy } from '../core/http/policy.ts';
-import { createS3Client } from './client.ts';
+import { connect } from './connection.ts';
 import type { CloudFrontClient } from '@aws-sdk/client-cloudfront';
-import {
-  addressPrefix,
-  createCloudFrontClient,
-  DEFAULT_WAIT,
-  invalidateCdn,
-  type InvalidationResult,
-} from './cloudfront.ts';
+import { DEFAULT_WAIT, invalidateCdn, type InvalidationResult } from './cloudfront.ts';
 import { keepBeforeChange, keepCopies } from './keep.ts';
 import { acquireLock, describeHolder, holdingLock, lockNote, whoAmI } from './lock.ts';
 import {
@@ -33,8 +27,6 @@ import type { Plan } from './plan.ts';
 import { createReporter, type DeployReporter, type Output } from './progress.ts';
 import { inspectObjects, listRemote } from './remote.ts';
 import type { Listing, RemoteContext } from './remote.ts';
-import { DEFAULT_RETRY } from './retry.ts';
-import { explainS3Error } from './s3-errors.ts';
 import {
   destination,
   formatBlockedDeletes,
@@ -119,30 +111,14 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
 
   const targets = await localTargets(options.outDir, { prefix: options.prefix, gzip: options.gzip });
 
-  const client = options.client ?? createS3Client({ region: options.region, endpoint: options.endpoint });
   const cdn = options.cloudfront;
-  const cdnClient = cdn ? (cdn.client ?? createCloudFrontClient(cdn.endpoint)) : undefined;
-  const context: RemoteContext = {
-    client,
-    bucket: options.bucket,
-    prefix: options.prefix,
-    endpoint: options.endpoint,
-    retry: options.retry ?? DEFAULT_RETRY,
-  };
-  context.onRetry = (what, attempt, delayMs, error) =>
-    reporter.retrying(what, attempt, delayMs, explainS3Error(error, context));
+  const connection = connect(options, reporter);
+  const { context, cdnClient } = connection;
   const cdnPlanOf = (plan: Plan, addresses: string): CdnPlan | undefined =>
     cdn && { distribution: cdn.distribution, ...invalidationFor(plan, cdn.maxPaths, addresses) };
   try {
     // Where visitors find the prefix behind the CDN: read before anything changes, as a wrong origin path stops here.
-    const addresses =
-      cdn && cdnClient
-        ? await addressPrefix(
-            { ...cdn, client: cdnClient, retry: context.retry, reporter },
-            options.prefix,
-            options.bucket,
-          )
-        : options.prefix;
+    const addresses = await connection.addresses();
     if (options.dryRun) {
       const note = await lockNote(context, options.lock);
       if (note) output.write(`${note}\n`);
@@ -254,7 +230,7 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
     );
   } finally {
     reporter.stop();
-    if (!options.client) client.destroy();
+    if (!options.client) context.client.destroy();
     if (cdn && !cdn.client) cdnClient?.destroy();
   }
 }

@@ -3,8 +3,8 @@
 import { CopyObjectCommand } from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { DeployError, UsageError } from '../core/errors.ts';
-import { createS3Client } from './client.ts';
-import { addressPrefix, createCloudFrontClient, type InvalidationResult } from './cloudfront.ts';
+import { connect } from './connection.ts';
+import type { InvalidationResult } from './cloudfront.ts';
 import { invalidateIfNeeded } from './deploy.ts';
 import { invalidationForPaths } from './invalidation.ts';
 import { keepBeforeChange, keepCopies, copySource } from './keep.ts';
@@ -24,7 +24,7 @@ import {
   type ReleasesIndex,
 } from './releases.ts';
 import { bareEtag, deleteMany, listRemote, send, writeJson, type RemoteContext } from './remote.ts';
-import { DEFAULT_RETRY, type RetryPolicy } from './retry.ts';
+import type { RetryPolicy } from './retry.ts';
 import { manifestAfterRollback, planRollback, type Restore, type RollbackPlan } from './rollback-plan.ts';
 import { recordedState } from './recorded-state.ts';
 import { explainS3Error } from './s3-errors.ts';
@@ -125,18 +125,9 @@ export async function rollback(options: RollbackOptions): Promise<RollbackResult
   const started = performance.now();
   const output = options.output ?? process.stdout;
   const reporter = createReporter(output);
-  const client = options.client ?? createS3Client({ region: options.region, endpoint: options.endpoint });
   const cdn = options.cloudfront;
-  const cdnClient = cdn ? (cdn.client ?? createCloudFrontClient(cdn.endpoint)) : undefined;
-  const context: RemoteContext = {
-    client,
-    bucket: options.bucket,
-    prefix: options.prefix,
-    endpoint: options.endpoint,
-    retry: options.retry ?? DEFAULT_RETRY,
-  };
-  context.onRetry = (what, attempt, delayMs, error) =>
-    reporter.retrying(what, attempt, delayMs, explainS3Error(error, context));
+  const connection = connect(options, reporter);
+  const { context, cdnClient } = connection;
   const where = destination(options.bucket, options.prefix);
 
   const run = async (lock?: HeldLock): Promise<RollbackResult> => {
@@ -159,14 +150,7 @@ export async function rollback(options: RollbackOptions): Promise<RollbackResult
           `commit${target.git ? ` (${target.git.commit})` : ''} instead.`,
       );
     }
-    const addresses =
-      cdn && cdnClient
-        ? await addressPrefix(
-            { ...cdn, client: cdnClient, retry: context.retry, reporter },
-            options.prefix,
-            options.bucket,
-          )
-        : options.prefix;
+    const addresses = await connection.addresses();
     const changed = [
       ...plan.restores.filter((restore) => restore.phase !== 'hashed-assets').map((restore) => restore.key),
       ...plan.deletes,
@@ -260,7 +244,7 @@ export async function rollback(options: RollbackOptions): Promise<RollbackResult
     return await holdingLock(lock, () => run(lock), options.exitOnSignal ?? false);
   } finally {
     reporter.stop();
-    if (!options.client) client.destroy();
+    if (!options.client) context.client.destroy();
     if (cdn && !cdn.client) cdnClient?.destroy();
   }
 }
