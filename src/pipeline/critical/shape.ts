@@ -1,15 +1,18 @@
 // The page as critical CSS sees it: pages with the same shape get the same critical CSS, so it is derived once for them.
 import { createHash } from 'node:crypto';
 import { Parser } from 'htmlparser2';
+import { readIdentifier, unescapeIdentifier } from './selectors.ts';
 
-/** Attributes whose value always takes part in matching: selectors and pseudo-classes read them. */
-const MATCHED_ATTRIBUTES = ['id', 'class', 'lang', 'dir', 'type'];
+/** Attributes whose value always takes part in matching: pseudo-classes read them (`:lang()`, `:dir()`, inputs' type). */
+const MATCHED_ATTRIBUTES = ['lang', 'dir', 'type'];
 
 /**
- * What of a page can change which rules match: the elements and their nesting, every attribute's presence, the values of
- * `id`, `class` and the attributes the stylesheet's selectors name (`[aria-expanded="true"]`), and whether each run
- * of text is empty, blank or has words (`:empty`). Text and other attribute values (hrefs, labels, island props) are
- * left out: two pages of one template differ only there. Returns a hash of that.
+ * What of a page can change which rules match: the elements and their nesting, every attribute's presence, the ids and
+ * classes the stylesheet names (`#menu`, `.card`), the values of the attributes its selectors read
+ * (`[aria-expanded="true"]`; every id or class when one reads `[id]` or `[class]`), and whether each run of text is
+ * empty, blank or has words (`:empty`). Text and other values (hrefs, labels, island props, the ids of a Markdown
+ * entry's headings) are left out: two pages of one template differ only there. `matched` comes from
+ * `matchedAttributes`. Returns a hash of that.
  */
 export function pageShape(html: string, matched: ReadonlySet<string>): string {
   // One string hashed once: many small hash updates cost more than the parse.
@@ -23,8 +26,13 @@ export function pageShape(html: string, matched: ReadonlySet<string>): string {
     onopentag(name, attributes) {
       flush();
       shape += `<${name}`;
-      for (const key in attributes)
-        shape += matched.has(key) ? ` ${key}=${JSON.stringify(attributes[key])}` : ` ${key}`;
+      for (const key in attributes) {
+        const value = attributes[key]!;
+        if (matched.has(key)) shape += ` ${key}=${JSON.stringify(value)}`;
+        else if (key === 'id') shape += matched.has(`#${value}`) ? ` id=${JSON.stringify(value)}` : ' id';
+        else if (key === 'class') shape += ` class=${JSON.stringify(namedClasses(value, matched))}`;
+        else shape += ` ${key}`;
+      }
       shape += '>';
     },
     ontext(data) {
@@ -40,12 +48,27 @@ export function pageShape(html: string, matched: ReadonlySet<string>): string {
   return createHash('sha256').update(shape).digest('hex');
 }
 
+/** The classes of a `class` attribute that the stylesheet names, in their order. */
+function namedClasses(value: string, matched: ReadonlySet<string>): string {
+  let named = '';
+  for (const name of value.split(/[ \t\n\f\r]+/)) if (name && matched.has(`.${name}`)) named += ` ${name}`;
+  return named;
+}
+
 /**
- * The attribute names a stylesheet's selectors may read: every `[name` in it, with the ones pseudo-classes read.
- * Reading too many (a `[` inside a value) only makes shapes more distinct; never too few.
+ * What of a page the stylesheet's selectors may read: the names of the attributes whose value counts (every `[name`
+ * in it, with the ones pseudo-classes read), and every `#id` and `.class` it names, unescaped (`.md\:flex` is the class
+ * `md:flex`). Read from the whole text, values included: reading too many (a colour `#fff`, a `[` or `.` inside a
+ * value) only makes shapes more distinct; never too few.
  */
 export function matchedAttributes(css: string): Set<string> {
   const names = new Set(MATCHED_ATTRIBUTES);
   for (const match of css.matchAll(/\[\s*(?:[\w-]*\|)?([\w-]+)/g)) names.add(match[1]!.toLowerCase());
+  const marks = /[.#]/g;
+  for (let mark = marks.exec(css); mark; mark = marks.exec(css)) {
+    const end = readIdentifier(css, mark.index + 1);
+    if (end > mark.index + 1) names.add(mark[0] + unescapeIdentifier(css.slice(mark.index + 1, end)));
+    marks.lastIndex = Math.max(end, mark.index + 1);
+  }
   return names;
 }
