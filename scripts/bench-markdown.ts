@@ -23,9 +23,10 @@ const { values: flags } = parseArgs({
 const ENTRIES = Number(flags.entries);
 const RUNS = Number(flags.runs);
 const TOOL = join(import.meta.dirname, '..');
-const CACHE = join(TOOL, 'node_modules/.cache/site-gen');
 const work = join(tmpdir(), `site-gen-bench-markdown-${process.pid}`);
 const siteGen = join(work, 'site-gen');
+/** The site's own cache folder (src/core/paths.ts), not the tool's. */
+const CACHE = join(siteGen, 'node_modules/.cache/site-gen');
 const eleventy = join(work, 'eleventy');
 
 const cpuTime = pathToFileURL(join(TOOL, 'bench/lib/cpu-time.js')).href;

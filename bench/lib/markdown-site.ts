@@ -43,7 +43,9 @@ export async function siteGenMarkdownSite(dir: string, count: number, toolRoot: 
   await rm(dir, { recursive: true, force: true });
   createSite(dir);
   await mkdir(path.join(dir, 'node_modules'), { recursive: true });
-  await symlink(toolRoot, path.join(dir, 'node_modules/site-gen'));
+  // The scaffold imports the tool by its package name (its stylesheet imports site-gen-ssg/code.css).
+  const name = JSON.parse(await readFile(path.join(toolRoot, 'package.json'), 'utf8')).name as string;
+  await symlink(toolRoot, path.join(dir, 'node_modules', name));
   // The index lists every entry: thousands of links weigh more than the scaffold's page budget allows.
   const config = path.join(dir, 'site.config.ts');
   await writeFile(
