@@ -100,8 +100,20 @@ export const STYLESHEET_LOADER = [
 ].join('');
 
 export function sha256(text: string): string {
-  return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+  let hash = sourceHashes.get(text);
+  if (hash === undefined) {
+    hash = `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+    if (sourceHashes.size >= 1000) sourceHashes.clear();
+    sourceHashes.set(text, hash);
+  }
+  return hash;
 }
+
+/**
+ * The hashes of the inline scripts and styles, by text: every page has the stylesheet loader, and pages of one shape
+ * share their critical CSS, so the same few texts are hashed for thousands of pages.
+ */
+const sourceHashes = new Map<string, string>();
 
 export function contentSecurityPolicy(inlineScripts: string[], inlineStyles: string[]): string {
   const scripts = ["'self'", ...inlineScripts.map(sha256)].join(' ');
