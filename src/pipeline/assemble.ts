@@ -16,22 +16,6 @@ import type { ProjectPaths } from '../core/paths.ts';
 import type { RenderedPage } from './render.tsx';
 import type { OutputFiles } from './write.ts';
 
-/** Output file of a route: "/" -> index.html, "/contact" -> contact/index.html, or the route's own `file`. */
-export function routeFile(route: Pick<Route, 'path' | 'file'>): string {
-  if (route.file) return route.file;
-  const path = route.path.replace(/^\/+|\/+$/g, '');
-  return path ? `${path}/index.html` : 'index.html';
-}
-
-/** Name of the page's script entry: "index", "contact", "404". */
-export function entryName(route: Pick<Route, 'path' | 'file'>): string {
-  return (
-    routeFile(route)
-      .replace(/\/index\.html$|\.html$/, '')
-      .replace(/\//g, '-') || 'index'
-  );
-}
-
 /** The full stylesheet's output path, named by its content. */
 export function stylesheetFile(css: string): string {
   return `assets/site-${createHash('sha256').update(css).digest('hex').slice(0, 8)}.css`;
