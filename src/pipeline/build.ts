@@ -58,9 +58,9 @@ export interface BuildResult {
 }
 
 /** Pages made one batch at a time: each batch's documents are made while the one before is compressed and written. */
-const BATCH = 64;
+export const BATCH = 64;
 /** Batches compressed and written at once: memory holds no more pages than these. */
-const BATCHES_AT_ONCE = 3;
+export const BATCHES_AT_ONCE = 3;
 
 /** Where a build is: rendering (or reading renders back), then making, compressing and writing the pages. */
 export interface BuildProgress {
@@ -162,7 +162,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
  * its compression on the compression threads, the files written; then the batch is let go. Returns each page's report,
  * in the routes' order.
  */
-async function writePages(
+export async function writePages(
   output: PipelineOutput,
   sink: OutputSink,
   compressor: Compressor,
