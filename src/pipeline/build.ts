@@ -153,7 +153,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     };
   } finally {
     await pipeline.dispose();
-    cache.dispose();
+    await cache.dispose();
   }
 }
 
@@ -186,7 +186,7 @@ export async function writePages(
       return { page, index: start + i, ...made, ms: page.ms + performance.now() - began };
     });
     const written: Promise<void> = Promise.all(
-      batch.map(async ({ page, index, html, critical, ms }) => {
+      batch.map(async ({ page, index, html, criticalBytes, ms }) => {
         const [compressed, js] = await Promise.all([
           compressor.compress(page.file, html, { keep: false }),
           scriptsOf(page.entry),
@@ -200,7 +200,7 @@ export async function writePages(
           path: page.path,
           file: page.file,
           html: { raw: byteLength(html), brotli: compressed.br.byteLength },
-          inlineCss: { raw: byteLength(critical) },
+          inlineCss: { raw: criticalBytes },
           js,
           ms: Math.round(ms * 10) / 10,
         };

@@ -11,6 +11,7 @@ import {
   renameSync,
   rmSync,
   statSync,
+  write,
   writeFileSync,
   writeSync,
 } from 'node:fs';
@@ -45,6 +46,10 @@ export class PackStore {
   #writing: { pack: string; fd: number; size: number } | undefined;
   #changed = false;
   #failed = false;
+  /** Entries appended but maybe not on disk yet: read from here until their write is done. */
+  readonly #pending = new Map<string, Buffer>();
+  /** Appends under way, in order (libuv's pool writes them while the build goes on). */
+  #appending: Promise<void> = Promise.resolve();
 
   private constructor(dir: string, previous: Map<string, Location>) {
     this.#dir = dir;
@@ -71,6 +76,8 @@ export class PackStore {
   get<T>(key: string): T | undefined {
     const at = this.#next.get(key) ?? this.#previous.get(key);
     if (!at) return undefined;
+    const pending = this.#pending.get(key);
+    if (pending) return deserialize(pending) as T;
     try {
       const [pack, offset, length] = at;
       const bytes = Buffer.allocUnsafe(length);
@@ -95,10 +102,20 @@ export class PackStore {
     try {
       const bytes = serialize(value);
       const writing = this.#pack();
-      writeSync(writing.fd, bytes, 0, bytes.byteLength, writing.size);
-      this.#next.set(key, [writing.pack, writing.size, bytes.byteLength]);
+      const offset = writing.size;
       writing.size += bytes.byteLength;
+      this.#next.set(key, [writing.pack, offset, bytes.byteLength]);
       this.#changed = true;
+      // Written by libuv's pool, not this thread: a build's main thread has pages to make meanwhile.
+      this.#pending.set(key, bytes);
+      const appended = new Promise<void>((resolve) =>
+        write(writing.fd, bytes, 0, bytes.byteLength, offset, (error) => {
+          if (error) this.#failed = true;
+          if (this.#pending.get(key) === bytes) this.#pending.delete(key);
+          resolve();
+        }),
+      );
+      this.#appending = Promise.all([this.#appending, appended]).then(() => undefined);
     } catch {
       // a read-only or full disk: the run goes on without keeping its work
       this.#failed = true;
@@ -114,9 +131,11 @@ export class PackStore {
    * Writes the index of the entries this run used (the others are pruned), deletes the packs no entry is in any more
    * and compacts the rest when most of their bytes are dead. Safe to call more than once.
    */
-  save(): void {
+  async save(): Promise<void> {
+    await this.#appending;
     const pruned = [...this.#previous.keys()].some((key) => !this.#next.has(key));
     if (!this.#changed && !pruned) return;
+    if (this.#failed) return; // an entry may be missing from its pack: keep the last index
     try {
       this.#closeWriting();
       mkdirSync(this.#dir, { recursive: true });
@@ -139,8 +158,9 @@ export class PackStore {
     }
   }
 
-  /** Closes the files it has open; the store can still be read (files open again when needed). */
-  close(): void {
+  /** Closes the files it has open, once the appends under way are done. */
+  async close(): Promise<void> {
+    await this.#appending;
     this.#closeWriting();
     for (const name of [...this.#fds.keys()]) this.#closeFd(name);
   }

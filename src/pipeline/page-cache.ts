@@ -15,7 +15,8 @@ import type { RenderedPage } from './render.tsx';
 /** A page's document as the last build made it: valid while `documentKey` (see documentKey) is the current one. */
 export interface CachedDocument {
   documentKey: string;
-  critical: string;
+  /** Bytes of its inline critical CSS, for the report (the CSS itself is in `html`). */
+  criticalBytes: number;
   html: string;
 }
 
@@ -170,15 +171,15 @@ export class PageCache implements CompressionStore {
    */
   async save(): Promise<void> {
     if (this.#scratch) return;
-    this.#store.save();
+    await this.#store.save();
     const dir = this.#store.dir;
     await utimes(dir, new Date(), new Date()).catch(() => undefined);
     await removeUnused(dirname(dir)).catch(() => undefined);
   }
 
   /** Closes the store's files; a scratch store is deleted. */
-  dispose(): void {
-    this.#store.close();
+  async dispose(): Promise<void> {
+    await this.#store.close();
     if (this.#scratch) rmSync(this.#store.dir, { recursive: true, force: true });
   }
 }

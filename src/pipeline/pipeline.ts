@@ -96,7 +96,8 @@ export interface RenderedRoute extends PlannedRoute {
 /** A page's document, made by `PipelineOutput.document` (build only). */
 export interface PageOutput {
   html: string;
-  critical: string;
+  /** Bytes of its inline critical CSS. */
+  criticalBytes: number;
 }
 
 export interface PipelineOutput {
@@ -299,7 +300,7 @@ export class Pipeline {
 
   /** Frees esbuild's kept context. */
   async dispose(): Promise<void> {
-    this.#scratch?.dispose();
+    await this.#scratch?.dispose();
     await this.#esbuild?.dispose();
   }
 
@@ -613,13 +614,13 @@ export class Pipeline {
       const scripts = client.pages.get(page.entry);
       const key = documentKey(documentBase, page.key, scripts);
       const kept = cache.document(page.key);
-      if (kept?.documentKey === key) return { html: kept.html, critical: kept.critical };
+      if (kept?.documentKey === key) return { html: kept.html, criticalBytes: kept.criticalBytes };
       const body = render(page);
       const critical = this.#criticalOf(body.html);
       const html = this.#document(page, body, critical, scripts);
-      const made: CachedDocument = { documentKey: key, critical: critical.critical, html };
+      const made: CachedDocument = { documentKey: key, criticalBytes: Buffer.byteLength(critical.critical), html };
       cache.setDocument(page.key, made);
-      return { html, critical: critical.critical };
+      return { html, criticalBytes: made.criticalBytes };
     };
     return {
       config: this.#config!,

@@ -39,7 +39,7 @@ function countingOutput(count: number) {
     document: (page: RenderedRoute) => {
       state.made += 1;
       state.most = Math.max(state.most, state.made - state.written);
-      return { html: `<!doctype html><title>${page.path}</title>${'text '.repeat(300)}${page.path}`, critical: '' };
+      return { html: `<!doctype html><title>${page.path}</title>${'text '.repeat(300)}${page.path}`, criticalBytes: 0 };
     },
   } as unknown as PipelineOutput;
   const sink = {
@@ -104,45 +104,45 @@ stream.run();
 
 const store = suite('build cache: pack store');
 
-store('reads an entry back by key in a later run, and prunes what a run did not use', () => {
+store('reads an entry back by key in a later run, and prunes what a run did not use', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'site-gen-pack-'));
   try {
     const first = PackStore.open(dir);
     first.set('a', { text: 'kept' });
     first.set('b', { text: 'dropped' });
-    first.save();
-    first.close();
+    await first.save();
+    await first.close();
 
     const second = PackStore.open(dir);
     assert.equal(second.get('a'), { text: 'kept' }, 'read back by key');
-    second.save();
-    second.close();
+    await second.save();
+    await second.close();
 
     const third = PackStore.open(dir);
     assert.is(third.get('b'), undefined, 'an entry the last run did not use is pruned');
     assert.equal(third.get('a'), { text: 'kept' });
     assert.equal(third.counts, { used: 1, previous: 1 });
-    third.close();
+    await third.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });
 
-store('deletes packs no entry is in any more, and compacts packs mostly dead', () => {
+store('deletes packs no entry is in any more, and compacts packs mostly dead', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'site-gen-pack-'));
   const packs = () => readdirSync(dir).filter((name) => name.startsWith('pack-'));
   try {
     const first = PackStore.open(dir);
     for (let i = 0; i < 10; i += 1) first.set(`old${i}`, 'x'.repeat(1000));
-    first.save();
-    first.close();
+    await first.save();
+    await first.close();
     assert.is(packs().length, 1);
 
     const second = PackStore.open(dir);
     second.get('old0'); // one of ten kept: 10 % of the first pack is live
     second.set('new', 'y'.repeat(1000));
-    second.save();
-    second.close();
+    await second.save();
+    await second.close();
     assert.is(packs().length, 1, 'the mostly dead pack was compacted into one with only the live entries');
     assert.ok(
       PackStore.sizeOnDisk(dir) < 4000,
@@ -152,13 +152,13 @@ store('deletes packs no entry is in any more, and compacts packs mostly dead', (
     const third = PackStore.open(dir);
     assert.is(third.get('old0'), 'x'.repeat(1000));
     assert.is(third.get('new'), 'y'.repeat(1000));
-    third.save(); // nothing else used, nothing changed: the index stays
-    third.close();
+    await third.save(); // nothing else used, nothing changed: the index stays
+    await third.close();
 
     const fourth = PackStore.open(dir);
     fourth.set('only', 1);
-    fourth.save();
-    fourth.close();
+    await fourth.save();
+    await fourth.close();
     assert.is(packs().length, 1, 'a pack with no live entry is deleted');
     assert.is(PackStore.open(dir).get('old0'), undefined);
   } finally {
@@ -166,13 +166,13 @@ store('deletes packs no entry is in any more, and compacts packs mostly dead', (
   }
 });
 
-store('a damaged pack or index only costs the cache', () => {
+store('a damaged pack or index only costs the cache', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'site-gen-pack-'));
   try {
     const first = PackStore.open(dir);
     first.set('a', 'value');
-    first.save();
-    first.close();
+    await first.save();
+    await first.close();
     for (const name of readdirSync(dir)) if (name.startsWith('pack-')) rmSync(join(dir, name));
     assert.is(PackStore.open(dir).get('a'), undefined, 'a missing pack: the entry is made again');
     writeFileSync(join(dir, 'index.v8'), 'not an index');
