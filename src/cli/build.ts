@@ -82,6 +82,7 @@ export function summaryJson(result: BuildResult, out: string) {
     rendered: result.rendered,
     files: result.files.size,
     upToDate: result.upToDate,
+    written: result.written,
     pages: result.pages,
   };
 }

@@ -49,6 +49,8 @@ export interface BuildResult {
   rendered: { kept: number; made: number };
   /** Nothing changed since the last build into this folder, which was checked and left as it was (see build-record.ts). */
   upToDate: boolean;
+  /** Files this build wrote to the output folder (0 when it was up to date, or with `write: false`). */
+  written: number;
   /**
    * Milliseconds of each step, from its start to its end; steps overlap (the stylesheet compiles while the site loads).
    * `unchanged`: checking the inputs and the output folder against the last build's record.
@@ -90,6 +92,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       compressed: none,
       rendered: { kept: 0, made: 0 },
       upToDate: true,
+      written: 0,
       times: { unchanged: since(started) },
       ms: since(started),
     };
@@ -148,6 +151,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       compressed,
       rendered: cache.counts,
       upToDate: false,
+      written: sink instanceof OutputFolder ? sink.written.length : 0,
       times,
       ms: since(started),
     };
