@@ -30,6 +30,9 @@ const PACK = /^pack-[\w-]+\.bin$/;
  */
 const COMPACT_BELOW = 0.5;
 
+/** Bytes of entries handed to the disk and not written yet, at most: past it, `set` writes before it returns. */
+const PENDING_BYTES = 32 * 1024 * 1024;
+
 /**
  * A folder of pack files (entries appended one after another, V8-serialized) and an index of where each entry is.
  * Only the index is read whole (a few dozen bytes an entry); an entry is read from its pack when asked for, with a
@@ -48,6 +51,7 @@ export class PackStore {
   #failed = false;
   /** Entries appended but maybe not on disk yet: read from here until their write is done. */
   readonly #pending = new Map<string, Buffer>();
+  #pendingBytes = 0;
   /** Appends under way, in order (libuv's pool writes them while the build goes on). */
   #appending: Promise<void> = Promise.resolve();
 
@@ -106,12 +110,19 @@ export class PackStore {
       writing.size += bytes.byteLength;
       this.#next.set(key, [writing.pack, offset, bytes.byteLength]);
       this.#changed = true;
-      // Written by libuv's pool, not this thread: a build's main thread has pages to make meanwhile.
+      // Written by libuv's pool, not this thread: a build's main thread has pages to make meanwhile. When the disk
+      // falls behind by more than PENDING_BYTES, this thread waits for it: memory never holds more than that.
+      if (this.#pendingBytes + bytes.byteLength > PENDING_BYTES) {
+        writeSync(writing.fd, bytes, 0, bytes.byteLength, offset);
+        return;
+      }
       this.#pending.set(key, bytes);
+      this.#pendingBytes += bytes.byteLength;
       const appended = new Promise<void>((resolve) =>
         write(writing.fd, bytes, 0, bytes.byteLength, offset, (error) => {
           if (error) this.#failed = true;
           if (this.#pending.get(key) === bytes) this.#pending.delete(key);
+          this.#pendingBytes -= bytes.byteLength;
           resolve();
         }),
       );
