@@ -34,6 +34,9 @@ export interface BuildSummary {
   /** Milliseconds of each step of the build, from its start to its end (steps overlap). */
   times?: Record<string, number>;
   files: number;
+  /** Files the build wrote (absent from builds before it was reported). */
+  written?: number;
+  rendered?: { kept: number; made: number };
   pages: Array<{ path: string; file: string; html: { raw: number; brotli: number }; inlineCss: { raw: number }; js: { raw: number; brotli: number; files: number } }>;
 }
 
@@ -44,12 +47,17 @@ export interface BuildTimesOptions {
 }
 
 /** Runs `node bin/site-gen.js build --out <out> --json` in `root` once; rejects with the build's own output when it fails. */
-export async function runBuild(root: string, out: string, env: NodeJS.ProcessEnv = {}): Promise<{ run: BuildRun; summary: BuildSummary }> {
+export async function runBuild(
+  root: string,
+  out: string,
+  env: NodeJS.ProcessEnv = {},
+  tool = toolRoot,
+): Promise<{ run: BuildRun; summary: BuildSummary }> {
   const scratch = await mkdtemp(join(tmpdir(), 'site-gen-bench-'));
   const cpuFile = join(scratch, 'cpu-ms');
   const rssFile = join(scratch, 'rss-kb');
   try {
-    const { wallMs, summary } = await spawnBuild(root, out, { ...env, BENCH_CPU_FILE: cpuFile, BENCH_RSS_FILE: rssFile });
+    const { wallMs, summary } = await spawnBuild(root, out, { ...env, BENCH_CPU_FILE: cpuFile, BENCH_RSS_FILE: rssFile }, tool);
     const cpuMs = Number(await readFile(cpuFile, 'utf8').catch(() => 'NaN'));
     const peakMB = Math.round(Number(await readFile(rssFile, 'utf8').catch(() => 'NaN')) / 1024);
     return { run: { wallMs, buildMs: summary.ms, cpuMs, peakMB }, summary };
@@ -58,10 +66,10 @@ export async function runBuild(root: string, out: string, env: NodeJS.ProcessEnv
   }
 }
 
-function spawnBuild(root: string, out: string, env: NodeJS.ProcessEnv): Promise<{ wallMs: number; summary: BuildSummary }> {
+function spawnBuild(root: string, out: string, env: NodeJS.ProcessEnv, tool: string): Promise<{ wallMs: number; summary: BuildSummary }> {
   return new Promise((resolvePromise, reject) => {
     const started = performance.now();
-    const args = ['--import', cpuTime, join(toolRoot, 'bin/site-gen.js'), 'build', '--out', out, '--json'];
+    const args = ['--import', cpuTime, join(tool, 'bin/site-gen.js'), 'build', '--out', out, '--json'];
     const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';

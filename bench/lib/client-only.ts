@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
-import { routeFile } from '../../src/pipeline/assemble.ts';
+import { routeFile } from '../../src/pipeline/route-plan.ts';
 import { Compressor } from '../../src/pipeline/compress.ts';
 import { loadConfig } from '../../src/pipeline/load-config.ts';
 import { compileStylesheet } from '../../src/pipeline/css.ts';

@@ -15,8 +15,10 @@ import type { PageProps } from 'site-gen-ssg';
 import { Layout } from '../components/Layout.tsx';
 import ContactFormIsland from '../islands/contact-form.tsx';
 
-export function ReleasePage({ site, content, path }: PageProps<Content>) {
-  const release = content.releases.find((item) => \`/releases/\${item.id}\` === path)!;
+type Release = Content['releases'][number];
+
+// The route hands the page its release: looking it up by path would cost every page a scan of the whole list.
+export function ReleasePage({ site, content, path, release }: PageProps<Content> & { release: Release }) {
   return (
     <Layout site={site} content={content} path={path}>
       <section className="page-hero" aria-labelledby="release-title">
@@ -45,7 +47,7 @@ import { ReleasePage } from './pages/ReleasePage.tsx';
 routes.push(
   ...releases.map((release): Route<Content> => ({
     path: \`/releases/\${release.id}\`,
-    page: ReleasePage,
+    page: (props) => <ReleasePage {...props} release={release} />,
     head: ({ site }) => ({ title: \`\${release.title} by \${release.artist} | \${site.name}\`, description: release.summary }),
   })),
 );

@@ -1,7 +1,10 @@
-// `site-gen build`: renders the site into the output folder and prints what each page weighs.
+// `site-gen build`: renders the site into the output folder, shows its progress, then a summary of what it built.
 import type { Command } from 'commander';
+import { writeFile } from 'node:fs/promises';
 import { relative } from 'node:path';
-import type { BuildResult } from '../pipeline/build.ts';
+import { WriteError } from '../core/errors.ts';
+import type { BuildResult, PageReport } from '../pipeline/build.ts';
+import { duration, progressMode, ProgressView } from './build-progress.ts';
 import { configOption, outOption } from './options.ts';
 
 interface BuildFlags {
@@ -9,9 +12,14 @@ interface BuildFlags {
   out: string;
   base: string;
   json?: boolean;
+  quiet?: boolean;
+  report?: string;
   cache: boolean;
   precompress: boolean;
 }
+
+/** Pages the summary names, slowest and heaviest each: the full table is in --report FILE and --json. */
+const LISTED = 10;
 
 export function addBuildCommand(program: Command): void {
   program
@@ -22,24 +30,54 @@ export function addBuildCommand(program: Command): void {
     .addOption(configOption())
     .addOption(outOption('written by the build, replaced only when the build succeeds'))
     .option('--base <path>', 'URL path the site is served under, e.g. /my-site/', '/')
-    .option('--json', 'print the summary as JSON instead of a table')
+    .option('--json', 'print the summary as JSON, every page in it, and no progress')
+    .option('-q, --quiet', 'print nothing but errors')
+    .option(
+      '--report <file>',
+      'write the table of every page (size, inline CSS, scripts, time) to FILE; JSON if it ends in .json',
+    )
     .option('--no-cache', 'make every page, script and compressed file again, ignoring node_modules/.cache/site-gen')
     .option('--no-precompress', 'write no .br/.gz files and skip the budgets (brotli sizes): for a quick local build')
     .action(async (flags: BuildFlags) => {
       // Loaded when the command runs: the build's packages (esbuild, lightningcss, linkedom, React's renderer) are most
       // of the start-up time, which --help and the other commands do not need to pay.
       const { buildSite } = await import('../pipeline/build.ts');
-      const result = await buildSite({
-        config: flags.config,
-        out: flags.out,
-        base: flags.base,
-        cache: flags.cache,
-        precompress: flags.precompress,
-      });
-      process.stdout.write(
-        flags.json ? `${JSON.stringify(summaryJson(result, flags.out), null, 2)}\n` : summaryTable(result, flags.out),
-      );
+      const stream = process.stderr;
+      const view = flags.json || flags.quiet ? undefined : new ProgressView({ stream, mode: progressMode(stream) });
+      let result: BuildResult;
+      try {
+        result = await buildSite({
+          config: flags.config,
+          out: flags.out,
+          base: flags.base,
+          cache: flags.cache,
+          precompress: flags.precompress,
+          onProgress: view && ((progress) => view.update(progress)),
+        });
+      } finally {
+        view?.end();
+      }
+      if (flags.report) await writeReport(flags.report, result, flags.out);
+      if (flags.json) process.stdout.write(`${JSON.stringify(summaryJson(result, flags.out), null, 2)}\n`);
+      else if (!flags.quiet)
+        process.stdout.write(
+          summaryText(result, flags.out, { report: flags.report, precompressed: flags.precompress }),
+        );
     });
+}
+
+async function writeReport(file: string, result: BuildResult, out: string): Promise<void> {
+  const text = file.endsWith('.json')
+    ? `${JSON.stringify(summaryJson(result, out), null, 2)}\n`
+    : summaryTable(result, out);
+  try {
+    await writeFile(file, text);
+  } catch (error) {
+    throw new WriteError(
+      `--report ${file}: could not write the page table (${(error as NodeJS.ErrnoException).code ?? String(error)}). Choose a file in a folder that exists and is writable.`,
+      { cause: error },
+    );
+  }
 }
 
 export function summaryJson(result: BuildResult, out: string) {
@@ -52,13 +90,22 @@ export function summaryJson(result: BuildResult, out: string) {
     images: result.images,
     files: result.files.size,
     upToDate: result.upToDate,
+    written: result.written,
     pages: result.pages,
   };
 }
 
+const kb = (n: number) => (n / 1024).toFixed(1);
+const count = (n: number) => n.toLocaleString('en-US');
+
+function shownOut(out: string): string {
+  const rel = relative(process.cwd(), out);
+  return rel && !rel.startsWith('..') ? rel : out;
+}
+
+/** The full per-page table (--report FILE): one line per page. */
 export function summaryTable(result: BuildResult, out: string): string {
-  const kb = (n: number) => (n / 1024).toFixed(1);
-  const head = ['route', 'file', 'HTML KB', 'HTML br', 'inline CSS KB', 'JS KB', 'JS br', 'JS files'];
+  const head = ['route', 'file', 'HTML KB', 'HTML br', 'inline CSS KB', 'JS KB', 'JS br', 'JS files', 'ms'];
   const rows = result.pages.map((p) => [
     p.path,
     p.file,
@@ -68,18 +115,74 @@ export function summaryTable(result: BuildResult, out: string): string {
     kb(p.js.raw),
     kb(p.js.brotli),
     String(p.js.files),
+    (p.ms ?? 0).toFixed(1),
   ]);
+  return [...table(head, rows), '', totals(result, out), ''].join('\n');
+}
+
+/** What a person reads after a build: the totals, the heaviest and slowest pages (ten at most), where the rest is. */
+export function summaryText(
+  result: BuildResult,
+  out: string,
+  { report, precompressed = true }: { report?: string; precompressed?: boolean } = {},
+): string {
+  const pages = result.pages;
+  const lines = [totals(result, out)];
+  if (result.upToDate) lines.push('Nothing changed since the last build: the output folder was left as it was.');
+  if (pages.length > 0) {
+    const weight = (p: PageReport) => p.html.brotli + p.js.brotli;
+    const heaviest = [...pages].sort((a, b) => weight(b) - weight(a)).slice(0, LISTED);
+    lines.push(
+      '',
+      `Heaviest pages (brotli: HTML with its inline CSS, and the JavaScript loaded without a tap):`,
+      ...table(
+        ['route', 'HTML br', 'JS br'],
+        heaviest.map((p) => [p.path, `${kb(p.html.brotli)} KB`, `${kb(p.js.brotli)} KB`]),
+      ).map((line) => `  ${line}`),
+    );
+    if (!result.upToDate) {
+      const slowest = [...pages].sort((a, b) => (b.ms ?? 0) - (a.ms ?? 0)).slice(0, LISTED);
+      lines.push(
+        '',
+        'Slowest pages (render and document):',
+        ...table(
+          ['route', 'ms'],
+          slowest.map((p) => [p.path, (p.ms ?? 0).toFixed(1)]),
+        ).map((line) => `  ${line}`),
+      );
+    }
+    const budgets = result.config.build.budgets;
+    lines.push(
+      '',
+      precompressed
+        ? `Budgets (brotli): every page within ${kb(budgets.html)} KB of HTML and ${kb(budgets.js)} KB of JavaScript.`
+        : 'Budgets not checked: --no-precompress makes no brotli sizes to check them against.',
+    );
+  }
+  lines.push(
+    report ? `Every page's figures: ${report}.` : `Every page's figures: site-gen build --report FILE (or --json).`,
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+function totals(result: BuildResult, out: string): string {
+  const made =
+    result.rendered.made + result.rendered.kept > 0
+      ? ` (${count(result.rendered.made)} rendered, ${count(result.rendered.kept)} read back from the cache)`
+      : '';
+  const time = result.ms < 10_000 ? `${count(result.ms)} ms` : duration(result.ms / 1000);
+  return `Built ${count(result.pages.length)} pages, ${count(result.files.size)} files into ${shownOut(out)}/ in ${time}${made}.`;
+}
+
+/** Rows under a head, the first column left-aligned, the others right-aligned. */
+function table(head: string[], rows: string[][]): string[] {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) =>
-    cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  const rel = relative(process.cwd(), out);
-  const shown = rel && !rel.startsWith('..') ? rel : out;
-  return [
-    line(head),
-    line(widths.map((w) => '-'.repeat(w))),
-    ...rows.map(line),
-    '',
-    `Built ${result.pages.length} pages, ${result.files.size} files into ${shown}/ in ${result.ms} ms.`,
-    '',
-  ].join('\n');
+    cells
+      .map((c, i) =>
+        i < 2 && head.length > 3 ? c.padEnd(widths[i]!) : i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!),
+      )
+      .join('  ')
+      .trimEnd();
+  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
 }

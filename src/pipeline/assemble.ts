@@ -6,7 +6,6 @@ import { SiteGenError } from '../core/errors.ts';
 import type { HeadHook } from '../core/head.ts';
 import { HASHED_FILES_PATH, serializeHashedFiles } from '../core/http/hashed-files.ts';
 import { HEADERS_FILE, serializeHeadersFile } from '../core/http/headers-file.ts';
-import { pageFile, pagePathOf } from '../core/http/paths.ts';
 import { securityHeaders } from '../core/http/policy.ts';
 import type { Route } from '../core/routes.ts';
 import type { ClientBundle, PageScripts } from './bundle.ts';
@@ -16,18 +15,6 @@ import { siteHead } from './head.ts';
 import type { ProjectPaths } from '../core/paths.ts';
 import type { RenderedPage } from './render.tsx';
 import type { OutputFiles } from './write.ts';
-
-/** Output file of a route: "/" -> index.html, "/contact" -> contact/index.html, or the route's own `file`. */
-export function routeFile(route: Pick<Route, 'path' | 'file'>): string {
-  return route.file || pageFile(route.path);
-}
-
-/** Name of the page's script entry: "index", "contact", "404". */
-export function entryName(route: Pick<Route, 'path' | 'file'>): string {
-  const file = routeFile(route);
-  const name = pagePathOf(file)?.slice(1) ?? file.replace(/\.html$/, '');
-  return name.replace(/\//g, '-') || 'index';
-}
 
 /** The full stylesheet's output path, named by its content. */
 export function stylesheetFile(css: string): string {

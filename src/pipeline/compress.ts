@@ -256,8 +256,11 @@ export class Compressor {
     this.#store = options.store;
   }
 
-  /** `data` compressed with the settings of `path`'s kind of file. */
-  compress(path: string, data: Uint8Array | string): Promise<Compressed> {
+  /**
+   * `data` compressed with the settings of `path`'s kind of file. `keep: false` (a build's pages, each asked for once):
+   * the result is not held in memory after it is returned, so memory does not grow with the pages.
+   */
+  compress(path: string, data: Uint8Array | string, { keep = true }: { keep?: boolean } = {}): Promise<Compressed> {
     const last = this.#byPath.get(path);
     if (last && last.data === data) return last.result;
     const settings = compressionSettings(path);
@@ -282,9 +285,9 @@ export class Compressor {
           return made;
         });
       }
-      this.#results.set(key, result);
+      if (keep) this.#results.set(key, result);
     }
-    this.#byPath.set(path, { data, result });
+    if (keep) this.#byPath.set(path, { data, result });
     return result;
   }
 }

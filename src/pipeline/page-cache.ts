@@ -1,23 +1,21 @@
-// What `site-gen build` keeps between builds: each page's render, critical CSS and document, the client bundle and the
-// compressed output files, named by a hash of everything each was made from, so unchanged work is read back.
+// What `site-gen build` keeps between builds: each page's render and document, the client bundle and the compressed
+// output files, named by a hash of everything each was made from, so unchanged work is read back.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
-import { deserialize, serialize } from 'node:v8';
+import { PackStore } from './cache-store.ts';
 import { toolModule, toolRoot } from '../core/paths.ts';
 import type { ClientBundle } from './bundle.ts';
 import { asBuffer, type Compressed, type CompressionStore } from './compress.ts';
 import type { RenderedPage } from './render.tsx';
 
-/** One page as the last build made it. Each part is valid while its own key is the current one. */
-export interface CachedPage {
-  page: RenderedPage;
-  /** The stylesheet the critical CSS was selected from (its hash); the page's HTML is fixed by the render key. */
-  cssKey: string;
-  critical: string;
-  /** Everything the document adds to the page: template, stylesheet name, scripts, critical CSS. */
+/** A page's document as the last build made it: valid while `documentKey` (see documentKey) is the current one. */
+export interface CachedDocument {
   documentKey: string;
+  /** Bytes of its inline critical CSS, for the report (the CSS itself is in `html`). */
+  criticalBytes: number;
   html: string;
 }
 
@@ -27,13 +25,6 @@ interface CachedBundle {
   files: Array<[path: string, data: Uint8Array]>;
   pages: Array<[name: string, scripts: ClientBundle['pages'] extends Map<string, infer S> ? S : never]>;
   captureScript: string;
-}
-
-interface CacheFile {
-  pages: Record<string, CachedPage>;
-  bundles: Record<string, CachedBundle>;
-  /** Compressed output files by content hash and settings (see compress.ts): one file rather than one per output file. */
-  compressed: Record<string, Compressed>;
 }
 
 export function hash(...parts: Array<string | Uint8Array>): string {
@@ -89,61 +80,85 @@ function installedVersion(name: string): string {
 }
 
 /**
- * One file per project, output base and mode (V8's serialization: pages are mostly HTML, which JSON would escape
- * character by character; a thousand pages are written in a fifth of the time), read whole at the start of a build and written whole at its end with
- * only what that build used: it never grows with stale entries. Safe to delete; an entry is named by what it was made
- * from, so it is never stale. A damaged or unreadable file only costs the cache.
+ * The one place a page's cache keys are made. A render is made from the tool, the site's code and content, the config,
+ * the base and the path; and, since a page may show the year (the footer does), the day it was made on. Its document
+ * adds the template, the stylesheet (its name and the CSS the critical rules come from), the page's scripts and the
+ * dev server's extra scripts.
+ */
+export function renderKey(siteKey: string, path: string): string {
+  return hash(siteKey, path);
+}
+
+/** `images`: the image files' fingerprint (src/images/fingerprint.ts): a replaced image renders its pages again. */
+export function siteRenderKey(siteCode: string, config: unknown, base: string, images: string): string {
+  return hash(toolVersionKey(), siteCode, JSON.stringify(config), base, new Date().toDateString(), images);
+}
+
+export function documentKey(documentBase: string, render: string, scripts: unknown): string {
+  return hash(documentBase, render, JSON.stringify(scripts ?? null));
+}
+
+/**
+ * What `site-gen build` keeps between builds, one folder per project, output base and mode (a PackStore: entries read
+ * one at a time, never the whole cache): each page's render and document, the client bundle and the compressed output
+ * files, named by a hash of everything each was made from, so an entry is never stale. Each build keeps only what it
+ * used: the cache holds one build's worth and never grows with old entries. Safe to delete.
+ *
+ * Without the cache (`--no-cache`) a build still streams its pages through a store, a temporary one (`scratch`) that
+ * it reads nothing from and deletes at the end: the pages' renders wait there for the client bundle, out of memory.
  */
 export class PageCache implements CompressionStore {
-  readonly #file: string;
-  #previous: CacheFile = { pages: {}, bundles: {}, compressed: {} };
-  readonly #next: CacheFile = { pages: {}, bundles: {}, compressed: {} };
-  #changed = false;
+  readonly #store: PackStore;
+  readonly #scratch: boolean;
   /** How many pages were read back and how many were made: for the build's summary, the bench and the tests. */
   readonly counts = { kept: 0, made: 0 };
 
-  private constructor(file: string) {
-    this.#file = file;
+  private constructor(store: PackStore, scratch: boolean) {
+    this.#store = store;
+    this.#scratch = scratch;
   }
 
-  /** The cache file of the project whose config is `config`, built for `base` by `site-gen build` or `watch`. */
-  static fileFor(cacheRoot: string, config: string, base: string, mode: 'build' | 'dev' = 'build'): string {
-    return join(cacheRoot, 'pages', `${hash(resolve(config), base, mode)}.v8`);
+  /** The cache folder of the project whose config is `config`, built for `base` by `site-gen build` or `watch`. */
+  static dirFor(cacheRoot: string, config: string, base: string, mode: 'build' | 'dev' = 'build'): string {
+    return join(cacheRoot, 'pages', hash(resolve(config), base, mode));
   }
 
-  /** Read synchronously: the pipeline's first stages need it, and nothing else runs before them. */
+  /** Reads the index only, synchronously: the pipeline's first stages need it, and nothing else runs before them. */
   static open(cacheRoot: string, config: string, base: string, mode: 'build' | 'dev' = 'build'): PageCache {
-    const cache = new PageCache(PageCache.fileFor(cacheRoot, config, base, mode));
-    try {
-      const parsed = deserialize(readFileSync(cache.#file)) as CacheFile;
-      if (
-        parsed &&
-        typeof parsed.pages === 'object' &&
-        typeof parsed.bundles === 'object' &&
-        typeof parsed.compressed === 'object'
-      )
-        cache.#previous = parsed;
-    } catch {
-      // no cache yet, or a damaged one: make everything
-    }
-    return cache;
+    return new PageCache(PackStore.open(PageCache.dirFor(cacheRoot, config, base, mode)), false);
   }
 
-  /** The page kept under `renderKey`, if any; it is carried into the next cache file. */
-  page(renderKey: string): CachedPage | undefined {
-    const kept = this.#next.pages[renderKey] ?? this.#previous.pages[renderKey];
-    if (kept) this.#next.pages[renderKey] = kept;
-    return kept;
+  /** A store for one build that keeps nothing: read nothing from, deleted by `dispose()`. */
+  static scratch(): PageCache {
+    return new PageCache(PackStore.open(mkdtempSync(join(tmpdir(), 'site-gen-pages-'))), true);
   }
 
-  setPage(renderKey: string, page: CachedPage): void {
-    this.#next.pages[renderKey] = page;
-    this.#changed = true;
+  /** Whether this build counts kept and made pages (a scratch store keeps none). */
+  get keeps(): boolean {
+    return !this.#scratch;
+  }
+
+  render(key: string): RenderedPage | undefined {
+    return this.#store.get<RenderedPage>(`r:${key}`);
+  }
+
+  setRender(key: string, page: RenderedPage): void {
+    this.#store.set(`r:${key}`, page);
+  }
+
+  /** The document kept for the page whose render key is `key`: the caller checks its `documentKey`. */
+  document(key: string): CachedDocument | undefined {
+    return this.#scratch ? undefined : this.#store.get<CachedDocument>(`d:${key}`);
+  }
+
+  setDocument(key: string, document: CachedDocument): void {
+    if (!this.#scratch) this.#store.set(`d:${key}`, document);
   }
 
   /** The client bundle kept under `key`, if every file it read still has the content it had. */
   bundle(key: string): ClientBundle | undefined {
-    const kept = this.#previous.bundles[key];
+    if (this.#scratch) return undefined;
+    const kept = this.#store.get<CachedBundle>(`b:${key}`);
     if (!kept) return undefined;
     for (const [file, sum] of kept.inputs) {
       let now: string;
@@ -154,7 +169,6 @@ export class PageCache implements CompressionStore {
       }
       if (now !== sum) return undefined;
     }
-    this.#next.bundles[key] = kept;
     return {
       files: new Map(kept.files),
       pages: new Map(kept.pages),
@@ -164,45 +178,43 @@ export class PageCache implements CompressionStore {
   }
 
   setBundle(key: string, bundle: ClientBundle): void {
-    this.#next.bundles[key] = {
+    if (this.#scratch) return;
+    const kept: CachedBundle = {
       inputs: bundle.inputs.map((file) => [file, hash(readFileSync(file))]),
       files: [...bundle.files],
       pages: [...bundle.pages],
       captureScript: bundle.captureScript,
     };
-    this.#changed = true;
+    this.#store.set(`b:${key}`, kept);
   }
 
-  /** The compressed file kept under `key`, if any; it is carried into the next cache file. */
+  /** The compressed file kept under `key`, if any. */
   compressed(key: string): Compressed | undefined {
-    const kept = this.#next.compressed[key] ?? this.#previous.compressed[key];
-    if (!kept) return undefined;
-    this.#next.compressed[key] = kept;
-    return { br: asBuffer(kept.br), gz: asBuffer(kept.gz) };
+    if (this.#scratch) return undefined;
+    const kept = this.#store.get<Compressed>(`c:${key}`);
+    return kept && { br: asBuffer(kept.br), gz: asBuffer(kept.gz) };
   }
 
   setCompressed(key: string, result: Compressed): void {
-    this.#next.compressed[key] = result;
-    this.#changed = true;
+    if (!this.#scratch) this.#store.set(`c:${key}`, result);
   }
 
-  /** Writes what this build used, beside and then renamed over the old file, when anything changed. */
+  /**
+   * Writes the index of what this build used (entries it did not use are pruned), then removes the cache folders of
+   * projects nobody has built for a week. A scratch store is not saved.
+   */
   async save(): Promise<void> {
-    const dropped = (['pages', 'bundles', 'compressed'] as const).some((part) =>
-      Object.keys(this.#previous[part]).some((key) => !this.#next[part][key]),
-    );
-    if (!this.#changed && !dropped) {
-      // Marked as used, so that removeUnused keeps it.
-      await utimes(this.#file, new Date(), new Date()).catch(() => undefined);
-      return;
-    }
-    this.#previous = {
-      pages: { ...this.#next.pages },
-      bundles: { ...this.#next.bundles },
-      compressed: { ...this.#next.compressed },
-    };
-    this.#changed = false;
-    await writeCacheFile(this.#file, () => serialize(this.#next));
+    if (this.#scratch) return;
+    await this.#store.save();
+    const dir = this.#store.dir;
+    await utimes(dir, new Date(), new Date()).catch(() => undefined);
+    await removeUnused(dirname(dir)).catch(() => undefined);
+  }
+
+  /** Closes the store's files; a scratch store is deleted. */
+  async dispose(): Promise<void> {
+    await this.#store.close();
+    if (this.#scratch) rmSync(this.#store.dir, { recursive: true, force: true });
   }
 }
 
@@ -226,12 +238,12 @@ export async function writeCacheFile(file: string, data: () => string | Uint8Arr
 /** A project not built for this long (a deleted checkout, a test's temporary copy) loses its cache file. */
 const UNUSED_MS = 7 * 24 * 3600 * 1000;
 
-/** Removes the files of `dir` not written or used for a week: the cache files of projects no longer built. */
+/** Removes what `dir` holds that was not written or used for a week: the caches of projects no longer built. */
 async function removeUnused(dir: string): Promise<void> {
   const now = Date.now();
   for (const name of await readdir(dir)) {
     const file = join(dir, name);
     const info = await stat(file).catch(() => undefined);
-    if (info && now - info.mtimeMs > UNUSED_MS) await rm(file, { force: true });
+    if (info && now - info.mtimeMs > UNUSED_MS) await rm(file, { recursive: true, force: true });
   }
 }

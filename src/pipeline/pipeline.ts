@@ -7,8 +7,8 @@ import type { ErrorScreenComponent } from '../error-screen.tsx';
 import { RoutesError, TemplateError } from '../core/errors.ts';
 import type { HeadHook } from '../core/head.ts';
 import type { Route } from '../core/routes.ts';
-import { assembleOutput, entryName, pageDocument, routeFile, stylesheetFile } from './assemble.ts';
-import { bundleClient, entrySource, type ClientBundle, type PageIslands } from './bundle.ts';
+import { assembleOutput, pageDocument, stylesheetFile } from './assemble.ts';
+import { bundleClient, entrySource, type ClientBundle, type PageIslands, type PageScripts } from './bundle.ts';
 import { assertNoBrokenLinks, findBrokenLinks } from './check.ts';
 import type { Compressor } from './compress.ts';
 import { loadConfig } from './load-config.ts';
@@ -16,11 +16,21 @@ import type { CompiledStylesheet } from './css.ts';
 import { checkTemplate } from './document.ts';
 import { EsbuildCache } from './esbuild-cache.ts';
 import { findModule, type ProjectPaths } from '../core/paths.ts';
-import { renderPage, type RenderedPage } from './render.tsx';
+import type { ImageJob } from '../images/plan.ts';
+import { renderPage, type IslandUse, type RenderedPage } from './render.tsx';
 import { loadSite, validateContent } from './site-module.ts';
 import { esbuildTargets, resolveBrowsers } from './targets.ts';
-import { hash, toolVersionKey, type PageCache } from './page-cache.ts';
+import {
+  documentKey,
+  hash,
+  renderKey,
+  siteRenderKey,
+  toolVersionKey,
+  type CachedDocument,
+  PageCache,
+} from './page-cache.ts';
 import { PagesOnRequest } from './pages-on-request.ts';
+import { planRoute, type PlannedRoute } from './route-plan.ts';
 import { readTree, type OutputFiles } from './write.ts';
 import { MarkdownCollections } from '../content/load.ts';
 import { markdownSources } from '../content/links.ts';
@@ -65,36 +75,52 @@ export interface PipelineOptions {
   extraScripts?: string[];
   /** Starts compressing each output file as soon as it exists, so the thread pool works while pages are assembled. */
   compressor?: Compressor;
-  /** What is kept between runs of the tool (see page-cache.ts): the client bundle, and in a build the pages too. */
+  /**
+   * What is kept between runs of the tool (see page-cache.ts): the client bundle, and in a build the pages too. A build
+   * needs one (a scratch one with --no-cache): its pages' renders wait there for the client bundle, out of memory.
+   */
   cache?: PageCache;
+  /** Called as pages are rendered (build: every page; dev renders on request and never calls it). */
+  onProgress?: (done: number, total: number) => void;
 }
 
-export interface RenderedRoute {
-  route: Route;
-  page: RenderedPage;
-  /** With a page cache: the hash of everything the render was made from. */
-  key?: string;
+/**
+ * A page of a build between its render and its document: what the route is, the key its render is kept under, and
+ * what the later steps read of the render (islands, links, ids), shared between pages where equal. Its HTML waits in
+ * the page cache, so memory holds no page's HTML while the client bundle is made.
+ */
+export interface RenderedRoute extends PlannedRoute {
+  key: string;
+  islands: IslandUse[];
+  links: string[];
+  ids: string[];
+  /** The image files it shows, encoded before any page is written. */
+  images: ImageJob[];
+  noindex: boolean;
+  /** Milliseconds its render took (or reading it back). */
+  ms: number;
 }
 
+/** A page's document, made by `PipelineOutput.document` (build only). */
 export interface PageOutput {
-  route: Route;
-  /** What the page rendered to: its body, links, ids, islands. */
-  page: RenderedPage;
-  file: string;
-  /** The whole document. */
   html: string;
-  critical: string;
+  /** Bytes of its inline critical CSS. */
+  criticalBytes: number;
 }
 
 export interface PipelineOutput {
   config: SiteConfig;
   /**
-   * Every output file, uncompressed: public/, the stylesheet and its assets, scripts, pages, sitemap, robots.txt. In
-   * dev, a PagesOnRequest: a page is rendered when first read.
+   * Every output file, uncompressed: public/, the stylesheet and its assets, scripts, sitemap, robots.txt; in a build,
+   * not the pages (made one at a time by `document`). In dev, a PagesOnRequest: a page is rendered when first read.
    */
   files: OutputFiles;
-  /** Each page (build only: dev renders them on request). */
-  pages: PageOutput[];
+  /** Each page, in the routes' order (build only: dev renders them on request). */
+  pages: RenderedRoute[];
+  /** Build: a page's document, made when asked for (read back from the cache when nothing it is made from changed). */
+  document: (page: RenderedRoute) => PageOutput;
+  /** Build: what a page rendered to (read back from the page cache). */
+  render: (page: RenderedRoute) => RenderedPage;
   client: ClientBundle;
   /** The full stylesheet's URL. */
   stylesheet: string;
@@ -116,7 +142,7 @@ export type StageTimes = Partial<Record<Stage | 'critical' | 'assemble', number>
 interface SiteState {
   /** Hash of the site's compiled code. */
   code: string;
-  routes: Route[];
+  routes: PlannedRoute[];
   head?: HeadHook;
   errorScreen?: ErrorScreenComponent;
   content: Record<string, unknown>;
@@ -137,21 +163,26 @@ function loadCriticalCode(): Promise<CriticalCode> {
 export class Pipeline {
   readonly paths: ProjectPaths;
   readonly #options: PipelineOptions;
+  /** The store this pipeline made for itself (a build given no cache), deleted by `dispose()`. */
+  readonly #scratch: PageCache | undefined;
   /** Stages whose result is missing or stale: every stage before the first run, and a failed stage until it succeeds. */
   readonly #dirty = new Set<Stage>(STAGES);
   readonly #esbuild: EsbuildCache | undefined;
   /** Each page's critical CSS with the stylesheet and HTML it came from: kept while neither changes. */
   readonly #critical = new Map<string, { css: string; html: string; critical: string }>();
-  /** Critical CSS by page shape (see critical-shape.ts), for the stylesheet it was selected from. */
-  #byShape: { css: string; attributes: Set<string>; critical: Map<string, string> } = {
-    css: '',
-    attributes: new Set(),
-    critical: new Map(),
-  };
+  /** Critical CSS by page shape (see critical-shape.ts), for the stylesheet it was selected from, and its fonts. */
+  #byShape: {
+    css: string;
+    attributes: Set<string>;
+    critical: Map<string, string>;
+    fonts: Map<string, string[]>;
+  } = { css: '', attributes: new Set(), critical: new Map(), fonts: new Map() };
   #config: SiteConfig | undefined;
   #template: string | undefined;
   #publicFiles: OutputFiles | undefined;
   #stylesheet: CompiledStylesheet | undefined;
+  /** The stylesheet's output path (named by its content). */
+  #cssFile: string | undefined;
   #site: SiteState | undefined;
   #rendered: RenderedRoute[] | undefined;
   /** Dev: the pages rendered so far, by output file, until `render` reruns. */
@@ -171,6 +202,11 @@ export class Pipeline {
     this.#esbuild = options.mode === 'dev' ? new EsbuildCache() : undefined;
     this.#images = new ImageStore(options.paths.cache, options.paths.root);
     this.#markdown = new MarkdownCollections(options.paths, this.#images.sources);
+    // A build's pages wait for the client bundle in a store, never in memory: a scratch one when none is given.
+    if (options.mode === 'build' && !options.cache) {
+      this.#scratch = PageCache.scratch();
+      this.#options = { ...options, cache: this.#scratch };
+    }
   }
 
   /** Image files encoded by this pipeline, and those found already encoded (in memory or the cache folder). */
@@ -252,15 +288,14 @@ export class Pipeline {
       await new Promise((resolve) => setImmediate(resolve)); // the bundle stage hands esbuild its work first
       const began = performance.now();
       this.#criticalCode ??= await loadCriticalCode();
-      if (this.#options.mode === 'dev') return 0;
-      const count = await this.#deriveCritical();
       times.critical = Math.round(performance.now() - began);
-      return count;
+      // Each page's critical CSS is selected with its document: by page shape, so once per template (see #criticalOf).
+      return 0;
     });
-    // Images are encoded (or read back) while critical CSS is derived: a build needs the files of every page.
+    // Images are encoded (or read back) while critical CSS's code loads: a build needs the files of every page.
     const images = ready.then((stages) =>
       this.#options.mode === 'build' && stages.every(Boolean)
-        ? this.#images.files(this.#rendered!.flatMap(({ page }) => page.images))
+        ? this.#images.files(this.#rendered!.flatMap((page) => page.images))
         : new Map<string, Uint8Array>(),
     );
     images.catch(() => undefined);
@@ -291,6 +326,7 @@ export class Pipeline {
 
   /** Frees esbuild's kept context. */
   async dispose(): Promise<void> {
+    await this.#scratch?.dispose();
     await this.#esbuild?.dispose();
   }
 
@@ -315,6 +351,7 @@ export class Pipeline {
           browserslist: this.#config!.build.browserslist,
           base,
         });
+        this.#cssFile = stylesheetFile(this.#stylesheet.css);
         return 'CSS';
       }
       case 'content': {
@@ -327,7 +364,9 @@ export class Pipeline {
         const content = { ...validateContent(paths, site), ...markdown.content };
         this.#site = {
           code: hash(site.hash, markdown.hash),
-          routes: checkRoutes(paths, resolveRoutes(site.routes, content, relative(paths.root, paths.routes))),
+          routes: checkRoutes(paths, resolveRoutes(site.routes, content, relative(paths.root, paths.routes))).map(
+            planRoute,
+          ),
           head: site.head,
           errorScreen: site.errorScreen,
           content,
@@ -340,31 +379,8 @@ export class Pipeline {
           this.#onRequest.clear();
           return 'pages on request';
         }
-        const props = { site: this.#config!.site, content: this.#site!.content };
-        const cache = this.#options.cache;
-        // A render is made from the tool, the site's code and content, the config, the base and the path; and, since
-        // a page may show the year (the footer does), the day it was made on.
-        const renderBase =
-          cache &&
-          hash(
-            toolVersionKey(),
-            this.#site!.code,
-            JSON.stringify(this.#config),
-            base,
-            new Date().toDateString(),
-            imagesFingerprint([dirname(paths.routes), paths.content]),
-          );
-        this.#rendered = this.#site!.routes.map((route) => {
-          const key = renderBase && hash(renderBase, route.path);
-          const kept = key ? cache!.page(key)?.page : undefined;
-          if (cache) cache.counts[kept ? 'kept' : 'made'] += 1;
-          return {
-            route,
-            page: kept ?? renderPage(route, { ...props, path: route.path }, { base, images: this.#imageReader() }),
-            key,
-          };
-        });
-        const islands = JSON.stringify(this.#rendered.map(({ route, page }) => [entryName(route), page.islands]));
+        this.#rendered = await this.#renderAll();
+        const islands = JSON.stringify(this.#rendered.map(({ entry, islands }) => [entry, islands]));
         if (islands !== this.#islands) this.#dirty.add('bundle');
         this.#islands = islands;
         return `${this.#rendered.length} pages`;
@@ -377,11 +393,7 @@ export class Pipeline {
           behavioursDir: paths.behaviours,
           pages: dev
             ? [devEntry(paths)]
-            : this.#rendered!.map(({ route, page }) => ({
-                name: entryName(route),
-                path: route.path,
-                islands: page.islands,
-              })),
+            : this.#rendered!.map(({ path, entry, islands }) => ({ name: entry, path, islands })),
           target: esbuildTargets(resolveBrowsers(this.#config!.build.browserslist)),
           base,
           errorScreen: findModule(paths.errorScreen),
@@ -408,38 +420,67 @@ export class Pipeline {
   }
 
   /**
-   * Each page's critical CSS, derived again where the page's HTML or the stylesheet changed; returns how many were.
-   * Hands the event loop back after each page it derives: the client bundle finishes on esbuild's side meanwhile, and
-   * its result (and the compressions it starts) should not wait for every page's selection.
+   * Build: renders every page, or reads its render back from the page cache, one after another. Each render goes to
+   * the cache (a scratch one with --no-cache) and memory keeps only what the later steps read of it, the same arrays
+   * shared by every page that has them. Hands the event loop back now and then, so a progress display can draw.
    */
-  async #deriveCritical(): Promise<number> {
-    const files = new Set<string>();
-    let derived = 0;
-    const css = this.#stylesheet!.css;
-    const cssKey = this.#options.cache && hash(css);
-    for (const { route, page, key } of this.#rendered!) {
-      const file = routeFile(route);
-      files.add(file);
-      const kept = key ? this.#options.cache!.page(key) : undefined;
-      if (kept && kept.cssKey === cssKey) this.#critical.set(file, { css, html: page.html, critical: kept.critical });
-      else if (this.#criticalFor(file, page.html).derived) {
-        derived += 1;
+  async #renderAll(): Promise<RenderedRoute[]> {
+    const { base, onProgress } = this.#options;
+    const cache = this.#options.cache!;
+    const site = this.#site!;
+    const props = { site: this.#config!.site, content: site.content };
+    const siteKey = siteRenderKey(
+      site.code,
+      this.#config,
+      base,
+      imagesFingerprint([dirname(this.paths.routes), this.paths.content]),
+    );
+    const shared = new Map<string, never[]>();
+    const share = <T>(values: T[]): T[] => {
+      const id = JSON.stringify(values);
+      let kept = shared.get(id) as T[] | undefined;
+      if (!kept) shared.set(id, (kept = values) as never[]);
+      return kept;
+    };
+    const rendered: RenderedRoute[] = [];
+    let yielded = performance.now();
+    for (const plan of site.routes) {
+      const key = renderKey(siteKey, plan.path);
+      const began = performance.now();
+      let page = cache.render(key);
+      if (page) cache.counts.kept += 1;
+      else {
+        page = renderPage(plan.route, { ...props, path: plan.path }, { base, images: this.#imageReader() });
+        cache.setRender(key, page);
+        if (cache.keeps) cache.counts.made += 1;
+      }
+      rendered.push({
+        ...plan,
+        key,
+        islands: share(page.islands),
+        links: share(page.links),
+        ids: share(page.ids),
+        images: share(page.images),
+        noindex: !!page.head.noindex,
+        ms: performance.now() - began,
+      });
+      if (performance.now() - yielded > 50) {
+        onProgress?.(rendered.length, site.routes.length);
         await new Promise((resolve) => setImmediate(resolve));
+        yielded = performance.now();
       }
     }
-    for (const file of this.#critical.keys()) if (!files.has(file)) this.#critical.delete(file);
-    return derived;
+    onProgress?.(rendered.length, site.routes.length);
+    return rendered;
   }
 
-  /** The page's critical CSS: kept while its HTML and the stylesheet stay the same, shared by pages of one shape. */
-  #criticalFor(file: string, html: string): { critical: string; derived: boolean } {
+  /** Critical CSS by page shape: pages of one template share a shape, so the rules are selected once for all of them. */
+  #criticalOf(html: string): { critical: string; fonts: string[]; derived: boolean } {
     const css = this.#stylesheet!.css;
-    const kept = this.#critical.get(file);
-    if (kept?.css === css && kept.html === html) return { critical: kept.critical, derived: false };
-    const { criticalCss, matchedAttributes, pageShape } = this.#criticalCode!;
-    if (this.#byShape.css !== css) this.#byShape = { css, attributes: matchedAttributes(css), critical: new Map() };
-    const { attributes, critical: byShape } = this.#byShape;
-    // Pages of one template share a shape: the rules are selected once for all of them.
+    const { criticalCss, matchedAttributes, pageShape, fontsAfterPaint } = this.#criticalCode!;
+    if (this.#byShape.css !== css)
+      this.#byShape = { css, attributes: matchedAttributes(css), critical: new Map(), fonts: new Map() };
+    const { attributes, critical: byShape, fonts } = this.#byShape;
     const shape = pageShape(html, attributes);
     let critical = byShape.get(shape);
     const derived = critical === undefined;
@@ -447,8 +488,82 @@ export class Pipeline {
       critical = criticalCss(css, html);
       byShape.set(shape, critical);
     }
-    this.#critical.set(file, { css, html, critical });
-    return { critical, derived };
+    let fontsOf = fonts.get(critical);
+    if (!fontsOf) fonts.set(critical, (fontsOf = fontsAfterPaint(css, critical)));
+    return { critical, fonts: fontsOf, derived };
+  }
+
+  /** Dev: the page's critical CSS, kept while its HTML and the stylesheet stay the same. */
+  #criticalFor(file: string, html: string): { critical: string; fonts: string[]; derived: boolean } {
+    const css = this.#stylesheet!.css;
+    const kept = this.#critical.get(file);
+    if (kept?.css === css && kept.html === html) {
+      return { critical: kept.critical, fonts: this.#byShape.fonts.get(kept.critical) ?? [], derived: false };
+    }
+    const made = this.#criticalOf(html);
+    this.#critical.set(file, { css, html, critical: made.critical });
+    return made;
+  }
+
+  /** The one assembly of a page, for the build and the dev server alike: the template around its render. */
+  #document(
+    plan: PlannedRoute,
+    page: RenderedPage,
+    critical: { critical: string; fonts: string[] },
+    scripts: PageScripts | undefined,
+  ): string {
+    const { paths, base, extraScripts } = this.#options;
+    const site = this.#site!;
+    return pageDocument({
+      config: this.#config!,
+      base,
+      route: plan.route,
+      page,
+      template: this.#template!,
+      paths,
+      scripts,
+      captureScript: this.#client!.captureScript,
+      critical: critical.critical,
+      fontsAfterPaint: critical.fonts,
+      cssFile: this.#cssFile!,
+      head: { hook: site.head, content: site.content },
+      extraScripts,
+    });
+  }
+
+  /**
+   * Every output file but the pages, which may not take a public file's path (reported now); and what links may point
+   * at: those files and the pages.
+   */
+  #otherFiles(indexed: string[], images?: ReadonlyMap<string, Uint8Array>): { files: OutputFiles; known: Set<string> } {
+    const config = this.#config!;
+    const pages = this.#site!.routes.map(({ file }) => ({ file, html: '' }));
+    const files = assembleOutput({
+      publicFiles: this.#publicFiles!,
+      stylesheet: this.#stylesheet!,
+      cssFile: this.#cssFile!,
+      client: this.#client!,
+      pages,
+      site: config.site,
+      indexed,
+      headers: config.headers,
+      images,
+    });
+    for (const { file } of pages) files.delete(file);
+    const known = new Set(files.keys());
+    for (const { file } of pages) known.add(file);
+    return { files, known };
+  }
+
+  /** How a render reads image files: through the store, so each file is read once while it stays the same. */
+  #imageReader() {
+    return { root: this.paths.root, source: this.#images.sources.read.bind(this.#images.sources) };
+  }
+
+  #inputs(): string[] {
+    const { paths } = this.#options;
+    const { site, css, client } = this.reads;
+    return [...new Set([paths.config, ...site, ...css, ...client, paths.template])].sort();
   }
 
   /**
@@ -456,37 +571,22 @@ export class Pipeline {
    * and given its critical CSS when first read. Rendering every page before serving one would cost seconds on a big site.
    */
   #pagesOnRequest(): PipelineOutput {
-    const { paths, base, extraScripts } = this.#options;
+    const { paths, base } = this.#options;
     const config = this.#config!;
-    const stylesheet = this.#stylesheet!;
     const client = this.#client!;
     const site = this.#site!;
-    const cssFile = stylesheetFile(stylesheet.css);
     const props = { site: config.site, content: site.content };
-    const head = { hook: site.head, content: site.content };
-    const byFile = new Map(site.routes.map((route) => [routeFile(route), route]));
-    const files = assembleOutput({
-      publicFiles: this.#publicFiles!,
-      stylesheet,
-      cssFile,
-      client,
-      // Only the pages' paths, so that a public file in the way is reported now; the pages are made on request.
-      pages: [...byFile.keys()].map((file) => ({ file, html: '' })),
-      site: config.site,
-      indexed: site.routes
-        .filter((route) => !route.head({ ...props, path: route.path }).noindex)
-        .map((route) => route.path),
-      headers: config.headers,
-    });
-    for (const file of byFile.keys()) files.delete(file);
-    const known = new Set([...files.keys(), ...byFile.keys()]);
+    const byFile = new Map(site.routes.map((plan) => [plan.file, plan]));
+    const indexed = site.routes
+      .filter(({ route, path }) => !route.head({ ...props, path }).noindex)
+      .map(({ path }) => path);
+    const { files, known } = this.#otherFiles(indexed);
 
-    const rendered = (route: Route): RenderedPage => {
-      const file = routeFile(route);
-      let page = this.#onRequest.get(file);
+    const rendered = (plan: PlannedRoute): RenderedPage => {
+      let page = this.#onRequest.get(plan.file);
       if (!page) {
-        page = renderPage(route, { ...props, path: route.path }, { base, images: this.#imageReader() });
-        this.#onRequest.set(file, page);
+        page = renderPage(plan.route, { ...props, path: plan.path }, { base, images: this.#imageReader() });
+        this.#onRequest.set(plan.file, page);
         // Served once encoded (at once when an earlier run or build made them): pages are made on request in dev.
         if (page.images.length > 0)
           void this.#images.files(page.images).then(
@@ -499,18 +599,18 @@ export class Pipeline {
       return page;
     };
     const make = (file: string): string => {
-      const route = byFile.get(file)!;
-      const page = rendered(route);
+      const plan = byFile.get(file)!;
+      const page = rendered(plan);
       // The islands it names must exist (the dev entry bundles whatever is in the folder).
       if (page.islands.length > 0)
         entrySource(
           { islandsDir: paths.islands, behavioursDir: paths.behaviours },
-          { name: 'dev', path: route.path, islands: page.islands },
+          { name: 'dev', path: plan.path, islands: page.islands },
           paths.root,
         );
       // Other pages only matter for an #anchor on them: each is rendered when a link needs its ids.
       const others = site.routes
-        .filter((other) => other !== route)
+        .filter((other) => other !== plan)
         .map((other) => ({
           path: other.path,
           links: [],
@@ -519,114 +619,77 @@ export class Pipeline {
           },
         }));
       assertNoBrokenLinks(
-        findBrokenLinks([{ path: route.path, links: page.links, ids: page.ids }, ...others], known, base),
+        markdownSources(
+          findBrokenLinks([{ path: plan.path, links: page.links, ids: page.ids }, ...others], known, base),
+          site.content,
+        ),
       );
-      const { critical, derived } = this.#criticalFor(file, page.html);
-      if (derived) this.#derivedOnRequest += 1;
+      const critical = this.#criticalFor(file, page.html);
+      if (critical.derived) this.#derivedOnRequest += 1;
       const scripts = page.islands.length > 0 ? client.pages.get('dev') : undefined;
-      const fontsAfterPaint = this.#criticalCode!.fontsAfterPaint(stylesheet.css, critical);
-      return pageDocument({
-        config,
-        base,
-        route,
-        page,
-        template: this.#template!,
-        paths,
-        scripts,
-        captureScript: client.captureScript,
-        critical,
-        fontsAfterPaint,
-        cssFile,
-        head,
-        extraScripts,
-      });
+      return this.#document(plan, page, critical, scripts);
     };
-    const inputs = [
-      ...new Set([paths.config, ...site.inputs, ...stylesheet.dependencies, ...client.inputs, paths.template]),
-    ].sort();
     const output = new PagesOnRequest(files, byFile.keys(), make);
     return {
       config,
       files: output,
       pages: [],
+      document: () => {
+        throw new Error('site-gen: dev output makes its pages through its files; this is a bug.');
+      },
+      render: (page) => rendered(page),
       client,
-      stylesheet: base + cssFile,
-      inputs,
+      stylesheet: base + this.#cssFile!,
+      inputs: this.#inputs(),
     };
   }
 
-  /** How a render reads image files: through the store, so each file is read once while it stays the same. */
-  #imageReader() {
-    return { root: this.paths.root, source: this.#images.sources.read.bind(this.#images.sources) };
-  }
-
-  /** Documents and the whole output, checked for broken links. */
+  /**
+   * Build: every output file but the pages, whose links are checked now (from what their renders kept); each page's
+   * document is made when `document` is called, one page at a time, so that a build streams its pages to the disk.
+   */
   #pages(images: Map<string, Uint8Array>): PipelineOutput {
-    const { paths, base, extraScripts, compressor } = this.#options;
-    const config = this.#config!;
-    const stylesheet = this.#stylesheet!;
-    const client = this.#client!;
+    const { base } = this.#options;
+    const cache = this.#options.cache!;
     const rendered = this.#rendered!;
-    const cssFile = stylesheetFile(stylesheet.css);
-    const head = { hook: this.#site!.head, content: this.#site!.content };
-    const cache = this.#options.cache;
-    const cssKey = cache && hash(stylesheet.css);
-    const documentBase = cache && hash(this.#template!, cssFile, JSON.stringify(extraScripts ?? []));
-    const pages = rendered.map(({ route, page, key }): PageOutput => {
-      const file = routeFile(route);
-      const { critical } = this.#critical.get(file)!;
-      const scripts = client.pages.get(entryName(route));
-      // The document adds the template, the stylesheet's name, the scripts and the critical CSS to the render.
-      const documentKey = key && hash(documentBase!, key, cssKey!, JSON.stringify(scripts ?? null));
-      const kept = key ? cache!.page(key) : undefined;
-      let html: string;
-      if (kept && kept.documentKey === documentKey) html = kept.html;
-      else {
-        const fontsAfterPaint = this.#criticalCode!.fontsAfterPaint(stylesheet.css, critical);
-        html = pageDocument({
-          config,
-          base,
-          route,
-          page,
-          template: this.#template!,
-          paths,
-          scripts,
-          captureScript: client.captureScript,
-          critical,
-          fontsAfterPaint,
-          cssFile,
-          head,
-          extraScripts,
-        });
-        if (key) cache!.setPage(key, { page, cssKey: cssKey!, critical, documentKey: documentKey!, html });
-      }
-      void compressor?.compress(file, html);
-      return { route, page, file, html, critical };
-    });
-    const files = assembleOutput({
-      publicFiles: this.#publicFiles!,
-      stylesheet,
-      cssFile,
+    const client = this.#client!;
+    const indexed = rendered.filter((page) => !page.noindex).map(({ path }) => path);
+    const { files, known } = this.#otherFiles(indexed, images);
+    assertNoBrokenLinks(markdownSources(findBrokenLinks(rendered, known, base), this.#site!.content));
+    const documentBase = hash(
+      this.#template!,
+      this.#cssFile!,
+      this.#stylesheet!.css,
+      JSON.stringify(this.#options.extraScripts ?? []),
+      client.captureScript,
+    );
+    const render = (page: RenderedRoute): RenderedPage => {
+      const made = cache.render(page.key);
+      if (!made) throw new Error(`site-gen: the render of ${page.path} is missing from the page cache; this is a bug.`);
+      return made;
+    };
+    const document = (page: RenderedRoute): PageOutput => {
+      const scripts = client.pages.get(page.entry);
+      const key = documentKey(documentBase, page.key, scripts);
+      const kept = cache.document(page.key);
+      if (kept?.documentKey === key) return { html: kept.html, criticalBytes: kept.criticalBytes };
+      const body = render(page);
+      const critical = this.#criticalOf(body.html);
+      const html = this.#document(page, body, critical, scripts);
+      const made: CachedDocument = { documentKey: key, criticalBytes: Buffer.byteLength(critical.critical), html };
+      cache.setDocument(page.key, made);
+      return { html, criticalBytes: made.criticalBytes };
+    };
+    return {
+      config: this.#config!,
+      files,
+      pages: rendered,
+      document,
+      render,
       client,
-      pages,
-      site: config.site,
-      indexed: rendered.filter(({ page }) => !page.head.noindex).map(({ route }) => route.path),
-      headers: config.headers,
-      images,
-    });
-    const linked = rendered.map(({ route, page }) => ({ path: route.path, links: page.links, ids: page.ids }));
-    assertNoBrokenLinks(markdownSources(findBrokenLinks(linked, new Set(files.keys()), base), this.#site!.content));
-    const inputs = [
-      ...new Set([
-        paths.config,
-        ...this.#site!.inputs,
-        ...this.#images.sources.files(),
-        ...stylesheet.dependencies,
-        ...client.inputs,
-        paths.template,
-      ]),
-    ].sort();
-    return { config, files, pages, client, stylesheet: base + cssFile, inputs };
+      stylesheet: base + this.#cssFile!,
+      inputs: this.#inputs(),
+    };
   }
 }
 
@@ -681,7 +744,7 @@ export function checkRoutes(paths: ProjectPaths, routes: Route[]): Route[] {
       throw new RoutesError(`${shown}: routes[${i}] (${route.path}) has no page component.`);
     if (typeof route.head !== 'function')
       throw new RoutesError(`${shown}: routes[${i}] (${route.path}) has no head() function giving its title.`);
-    const file = routeFile(route);
+    const file = planRoute(route).file;
     if (seen.has(file))
       throw new RoutesError(
         `${shown}: routes ${seen.get(file)} and ${route.path} both write ${file}. Give each route its own path.`,

@@ -58,6 +58,9 @@ export async function loadServerModule<T>(options: ServerBundleOptions): Promise
       jsx: 'automatic',
       metafile: true,
       sourcemap: 'inline',
+      // Stack traces need the mappings only: the sources' text would double the map (tens of MB for a site whose
+      // content lists 100,000 items), and Node keeps the map of every module it loads.
+      sourcesContent: false,
       logLevel: 'silent',
       absWorkingDir: options.root,
       // A package the site has not installed is looked for where the tool's packages are.

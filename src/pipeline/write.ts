@@ -50,76 +50,146 @@ export async function withPrecompressed(files: OutputFiles, compressor: Compress
   return out;
 }
 
+/** Where a build puts its files one at a time: an output folder (OutputFolder) or memory (`write: false`). */
+export interface OutputSink {
+  write(path: string, data: Uint8Array | string): Promise<void>;
+}
+
 /**
- * Writes `files` to `outDir`, atomically: everything goes to a sibling folder first,
- * then the old output is moved aside and the new one renamed into place.
- * `rest`, when given, resolves to the whole output once it is complete (a build's compressed files): `files` are written
- * while it is made, then whatever of it is not written yet. If it fails, its error is thrown as is and the previous
- * output is kept.
+ * An output folder replaced atomically: files are written to a sibling folder as they are made, then `commit()` moves
+ * the old output aside and renames the new one into place. `abort()` (or a failed commit) leaves the previous output
+ * as it was.
  */
-export async function writeOutput(outDir: string, files: OutputFiles, rest?: Promise<OutputFiles>): Promise<void> {
-  const out = resolve(outDir);
-  const parent = dirname(out);
-  const stamp = `${process.pid}-${Date.now().toString(36)}`;
-  const staging = join(parent, `.${basename(out)}.tmp-${stamp}`);
-  const previous = join(parent, `.${basename(out)}.old-${stamp}`);
-  const made = new Set<string>();
-  let restFailed = false;
-  const restFiles = rest?.catch((error: unknown) => {
-    restFailed = true;
-    throw error;
-  });
-  restFiles?.catch(() => undefined); // handled where it is awaited, which may be after it fails
-  try {
-    await mkdir(parent, { recursive: true });
-    if (existsSync(out) && !(await stat(out)).isDirectory()) {
-      throw new WriteError(
-        `--out ${relative(process.cwd(), out) || out} is a file, not a folder. Remove it or choose another --out.`,
-      );
+export class OutputFolder implements OutputSink {
+  readonly #out: string;
+  readonly #staging: string;
+  readonly #previous: string;
+  /** Folders made so far, so that each is made once. */
+  readonly #made = new Set<string>();
+  /** Writes under way: at most WRITES_AT_ONCE, enough to keep libuv's pool busy, few enough for the file handles. */
+  readonly #writing = new Set<Promise<void>>();
+  /** Paths written, in order. */
+  readonly written: string[] = [];
+
+  private constructor(out: string, stamp: string) {
+    this.#out = out;
+    const parent = dirname(out);
+    this.#staging = join(parent, `.${basename(out)}.tmp-${stamp}`);
+    this.#previous = join(parent, `.${basename(out)}.old-${stamp}`);
+  }
+
+  static async open(outDir: string): Promise<OutputFolder> {
+    const out = resolve(outDir);
+    const folder = new OutputFolder(out, `${process.pid}-${Date.now().toString(36)}`);
+    try {
+      await mkdir(dirname(out), { recursive: true });
+      if (existsSync(out) && !(await stat(out)).isDirectory()) {
+        throw new WriteError(
+          `--out ${relative(process.cwd(), out) || out} is a file, not a folder. Remove it or choose another --out.`,
+        );
+      }
+      await mkdir(folder.#staging, { recursive: true });
+    } catch (error) {
+      throw folder.#failed(error);
     }
-    await mkdir(staging, { recursive: true });
-    await writeFiles(staging, [...files], made);
-    if (restFiles)
-      await writeFiles(
-        staging,
-        [...(await restFiles)].filter(([path]) => !files.has(path)),
-        made,
-      );
-    if (existsSync(out)) await rename(out, previous);
-    await rename(staging, out);
-  } catch (error) {
-    await rm(staging, { recursive: true, force: true });
-    if (existsSync(previous) && !existsSync(out)) await rename(previous, out);
-    if (error instanceof WriteError || restFailed) throw error;
+    return folder;
+  }
+
+  /** Starts writing `path`; resolves once the write may be followed by another (not once it is on disk: see flush). */
+  async write(path: string, data: Uint8Array | string): Promise<void> {
+    // Wait for a free slot in turn: a finished write hands its slot to the first waiting (waking every waiter each
+    // time, as a race of the writes under way would, costs more than the writes on a big site).
+    if (this.#writing.size + this.#handing >= WRITES_AT_ONCE) {
+      await new Promise<void>((resolve) => this.#waiting.push(resolve));
+      this.#handing -= 1;
+    }
+    const file = join(this.#staging, path);
+    const folder = dirname(file);
+    this.written.push(path);
+    const writing: Promise<void> = (async () => {
+      if (!this.#made.has(folder)) {
+        this.#made.add(folder);
+        this.#folders.set(
+          folder,
+          mkdir(folder, { recursive: true }).then(() => undefined),
+        );
+      }
+      await this.#folders.get(folder);
+      await writeFile(file, data);
+    })().then(
+      () => this.#done(writing),
+      (error: unknown) => {
+        this.#error ??= error;
+        this.#done(writing);
+      },
+    );
+    this.#writing.add(writing);
+  }
+
+  /** Folders being made or made: a file waits for its folder. */
+  readonly #folders = new Map<string, Promise<void>>();
+  /** Writes waiting for a slot, first come first served. */
+  readonly #waiting: Array<() => void> = [];
+  /** Slots handed to a waiting write that has not started yet. */
+  #handing = 0;
+
+  #done(writing: Promise<void>): void {
+    this.#writing.delete(writing);
+    const next = this.#waiting.shift();
+    if (next) {
+      this.#handing += 1;
+      next();
+    }
+  }
+
+  #error: unknown;
+
+  /** Waits for every write started; throws the first that failed. */
+  async flush(): Promise<void> {
+    while (this.#writing.size > 0 || this.#waiting.length > 0) await Promise.all(this.#writing);
+    if (this.#error !== undefined) throw this.#failed(this.#error);
+  }
+
+  /** Puts the new output in place of the old. */
+  async commit(): Promise<void> {
+    try {
+      await this.flush();
+      if (existsSync(this.#out)) await rename(this.#out, this.#previous);
+      await rename(this.#staging, this.#out);
+    } catch (error) {
+      await this.abort();
+      if (existsSync(this.#previous) && !existsSync(this.#out)) await rename(this.#previous, this.#out);
+      throw this.#failed(error);
+    }
+    await rm(this.#previous, { recursive: true, force: true });
+  }
+
+  /** Removes what was written; the previous output stays. */
+  async abort(): Promise<void> {
+    await Promise.allSettled(this.#writing);
+    await rm(this.#staging, { recursive: true, force: true });
+  }
+
+  #failed(error: unknown): WriteError {
+    if (error instanceof WriteError) return error;
     const code = (error as NodeJS.ErrnoException).code;
-    throw new WriteError(
-      `Could not write the output to ${out} (${code ?? (error as Error).message}). Check that the folder is writable and the disk has space; the previous output was kept.`,
+    return new WriteError(
+      `Could not write the output to ${this.#out} (${code ?? (error as Error).message}). Check that the folder is writable and the disk has space; the previous output was kept.`,
       { cause: error },
     );
   }
-  await rm(previous, { recursive: true, force: true });
 }
 
-/** Writes `entries` under `dir`: folders first, each once (`made` knows those already there); then the files, many at a time. */
-async function writeFiles(
-  dir: string,
-  entries: Array<[string, Uint8Array | string]>,
-  made: Set<string>,
-): Promise<void> {
-  for (const folder of [...new Set(entries.map(([path]) => dirname(join(dir, path))))].sort()) {
-    if (made.has(folder)) continue;
-    await mkdir(folder, { recursive: true });
-    made.add(folder);
+/** Writes `files` to `outDir`, atomically (see OutputFolder): the dev server's `--out`. */
+export async function writeOutput(outDir: string, files: OutputFiles): Promise<void> {
+  const folder = await OutputFolder.open(outDir);
+  try {
+    for (const [path, data] of files) await folder.write(path, data);
+  } catch (error) {
+    await folder.abort();
+    throw error;
   }
-  // One at a time spends most of a big build waiting.
-  let next = 0;
-  const writer = async () => {
-    while (next < entries.length) {
-      const [path, data] = entries[next++]!;
-      await writeFile(join(dir, path), data);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(WRITES_AT_ONCE, entries.length) }, writer));
+  await folder.commit();
 }
 
 /** Every file under `dir`, keyed by its path relative to it with "/" separators. */

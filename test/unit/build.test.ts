@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { parseHTML } from 'linkedom';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { routeFile } from '../../src/pipeline/assemble.ts';
+import { routeFile } from '../../src/pipeline/route-plan.ts';
 import { buildSite } from '../../src/pipeline/build.ts';
 import { fontUrls, sha256 } from '../../src/pipeline/document.ts';
 import {

@@ -20,7 +20,7 @@ cache.before(async () => {
 });
 
 cache.after(async () => {
-  rmSync(PageCache.fileFor(projectPaths(config).cache, config, '/'), { force: true });
+  rmSync(PageCache.dirFor(projectPaths(config).cache, config, '/'), { recursive: true, force: true });
   await project.remove();
 });
 
@@ -126,7 +126,7 @@ cache('a config edit renders the pages again', async () => {
 });
 
 cache('a deleted cache is made again', async () => {
-  rmSync(PageCache.fileFor(projectPaths(config).cache, config, '/'), { force: true });
+  rmSync(PageCache.dirFor(projectPaths(config).cache, config, '/'), { recursive: true, force: true });
   const result = await build();
   assert.equal(result.rendered, { kept: 0, made: result.pages.length });
 });

@@ -1,0 +1,90 @@
+// What `site-gen build` shows while it runs: on a terminal a progress bar redrawn in place, elsewhere a line now and then.
+import type { BuildProgress } from '../pipeline/build.ts';
+
+export interface ProgressStream {
+  write(text: string): unknown;
+  isTTY?: boolean;
+  columns?: number;
+}
+
+export interface ProgressOptions {
+  stream: ProgressStream;
+  /** `bar`: redrawn in place (a terminal); `lines`: a line every `every` ms (CI, a log file, a pipe). */
+  mode: 'bar' | 'lines';
+  /** Milliseconds between two lines in `lines` mode; default 5,000. */
+  every?: number;
+  /** The clock, in ms (tests pass their own). */
+  now?: () => number;
+}
+
+/** `bar` on a terminal, `lines` when the output is not one or the `CI` variable is set (as CI services set it). */
+export function progressMode(stream: ProgressStream, env: NodeJS.ProcessEnv = process.env): 'bar' | 'lines' {
+  return stream.isTTY && !env.CI ? 'bar' : 'lines';
+}
+
+const STEPS: Record<BuildProgress['step'], string> = { render: 'rendering', write: 'writing' };
+
+/** Shows a build's progress: pages done out of the total, the rate, and the time left. */
+export class ProgressView {
+  readonly #options: Required<ProgressOptions>;
+  #step: BuildProgress['step'] | undefined;
+  #stepStarted = 0;
+  #lastDrawn = Number.NEGATIVE_INFINITY;
+  #drawn = false;
+
+  constructor(options: ProgressOptions) {
+    this.#options = { every: 5000, now: () => performance.now(), ...options };
+  }
+
+  update(progress: BuildProgress): void {
+    const now = this.#options.now();
+    if (progress.step !== this.#step) {
+      if (this.#options.mode === 'bar' && this.#drawn) this.#options.stream.write('\n');
+      this.#step = progress.step;
+      this.#stepStarted = now;
+      this.#lastDrawn = Number.NEGATIVE_INFINITY;
+      this.#drawn = false;
+    }
+    const finished = progress.done >= progress.total;
+    // A terminal redraws at most ten times a second; a log gets a line every few seconds and one when a step ends.
+    const interval = this.#options.mode === 'bar' ? 100 : this.#options.every;
+    if (!finished && now - this.#lastDrawn < interval) return;
+    this.#lastDrawn = now;
+    const text = describe(progress, now - this.#stepStarted);
+    if (this.#options.mode === 'bar') this.#options.stream.write(`\r${this.#bar(progress)} ${text}\x1b[K`);
+    else this.#options.stream.write(`site-gen build: ${STEPS[progress.step]} ${text}\n`);
+    this.#drawn = true;
+  }
+
+  /** Ends the bar's line, so that what follows starts on a line of its own. */
+  end(): void {
+    if (this.#options.mode === 'bar' && this.#drawn) this.#options.stream.write('\n');
+    this.#drawn = false;
+  }
+
+  #bar(progress: BuildProgress): string {
+    const width = 24;
+    const filled = progress.total === 0 ? width : Math.round((progress.done / progress.total) * width);
+    return `${STEPS[progress.step].padEnd(9)} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}]`;
+  }
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/** "4,210/10,003 pages, 1,234 pages/s, about 5 s left" */
+export function describe(progress: BuildProgress, elapsedMs: number): string {
+  const { done, total } = progress;
+  const parts = [`${count(done)}/${count(total)} pages`];
+  if (elapsedMs > 0 && done > 0) {
+    const rate = (done / elapsedMs) * 1000;
+    parts.push(`${count(Math.round(rate))} pages/s`);
+    if (done < total) parts.push(`about ${duration((total - done) / rate)} left`);
+  }
+  return parts.join(', ');
+}
+
+/** Seconds as "45 s" or "2 min 5 s". */
+export function duration(seconds: number): string {
+  const s = Math.max(1, Math.round(seconds));
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
+}

@@ -1,0 +1,235 @@
+// The build cache on disk: entries read one at a time by key, appended to pack files, pruned to what the last run used.
+import { randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  write,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
+
+/** Where an entry's bytes are: which pack file, at which offset, how many. */
+type Location = [pack: string, offset: number, length: number];
+
+const INDEX = 'index.v8';
+const PACK = /^pack-[\w-]+\.bin$/;
+
+/**
+ * Rewrites the live entries into one pack when they are less than this share of the packs' bytes: the space of
+ * entries no run uses any more is given back, while an unchanged run (nearly all live) copies nothing.
+ */
+const COMPACT_BELOW = 0.5;
+
+/** Bytes of entries handed to the disk and not written yet, at most: past it, `set` writes before it returns. */
+const PENDING_BYTES = 32 * 1024 * 1024;
+
+/**
+ * A folder of pack files (entries appended one after another, V8-serialized) and an index of where each entry is.
+ * Only the index is read whole (a few dozen bytes an entry); an entry is read from its pack when asked for, with a
+ * plain read (not a memory map, which would count the whole cache in the process's resident memory). Many entries in
+ * a few big files, because this disk is slow at many small ones. `save()` keeps in the index only the entries this run
+ * read or wrote, so the cache holds what the last run needed and nothing older; packs left with no live entry are
+ * deleted, and packs mostly dead are compacted. A damaged file only costs the cache: the entry is made again.
+ */
+export class PackStore {
+  readonly #dir: string;
+  readonly #previous: Map<string, Location>;
+  readonly #next = new Map<string, Location>();
+  readonly #fds = new Map<string, number>();
+  #writing: { pack: string; fd: number; size: number } | undefined;
+  #changed = false;
+  #failed = false;
+  /** Entries appended but maybe not on disk yet: read from here until their write is done. */
+  readonly #pending = new Map<string, Buffer>();
+  #pendingBytes = 0;
+  /** Appends under way, in order (libuv's pool writes them while the build goes on). */
+  #appending: Promise<void> = Promise.resolve();
+
+  private constructor(dir: string, previous: Map<string, Location>) {
+    this.#dir = dir;
+    this.#previous = previous;
+  }
+
+  /** Opens the store in `dir` (made when first written): reads its index only. */
+  static open(dir: string): PackStore {
+    let previous = new Map<string, Location>();
+    try {
+      const parsed = deserialize(readFileSync(join(dir, INDEX))) as unknown;
+      if (Array.isArray(parsed)) previous = new Map(parsed as Array<[string, Location]>);
+    } catch {
+      // no cache yet, or a damaged index: everything is made again
+    }
+    return new PackStore(dir, previous);
+  }
+
+  get dir(): string {
+    return this.#dir;
+  }
+
+  /** The entry kept under `key`, if any; reading it keeps it for the next run. */
+  get<T>(key: string): T | undefined {
+    const at = this.#next.get(key) ?? this.#previous.get(key);
+    if (!at) return undefined;
+    const pending = this.#pending.get(key);
+    if (pending) return deserialize(pending) as T;
+    try {
+      const [pack, offset, length] = at;
+      const bytes = Buffer.allocUnsafe(length);
+      const fd = this.#fd(pack);
+      if (readSync(fd, bytes, 0, length, offset) !== length) return undefined;
+      const value = deserialize(bytes) as T;
+      this.#next.set(key, at);
+      return value;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Whether an entry is kept under `key`, without reading it. */
+  has(key: string): boolean {
+    return this.#next.has(key) || this.#previous.has(key);
+  }
+
+  /** Keeps `value` under `key`: appended to this run's pack now, so memory never holds more than the entry. */
+  set(key: string, value: unknown): void {
+    if (this.#failed) return;
+    try {
+      const bytes = serialize(value);
+      const writing = this.#pack();
+      const offset = writing.size;
+      writing.size += bytes.byteLength;
+      this.#next.set(key, [writing.pack, offset, bytes.byteLength]);
+      this.#changed = true;
+      // Written by libuv's pool, not this thread: a build's main thread has pages to make meanwhile. When the disk
+      // falls behind by more than PENDING_BYTES, this thread waits for it: memory never holds more than that.
+      if (this.#pendingBytes + bytes.byteLength > PENDING_BYTES) {
+        writeSync(writing.fd, bytes, 0, bytes.byteLength, offset);
+        return;
+      }
+      this.#pending.set(key, bytes);
+      this.#pendingBytes += bytes.byteLength;
+      const appended = new Promise<void>((resolve) =>
+        write(writing.fd, bytes, 0, bytes.byteLength, offset, (error) => {
+          if (error) this.#failed = true;
+          if (this.#pending.get(key) === bytes) this.#pending.delete(key);
+          this.#pendingBytes -= bytes.byteLength;
+          resolve();
+        }),
+      );
+      this.#appending = Promise.all([this.#appending, appended]).then(() => undefined);
+    } catch {
+      // a read-only or full disk: the run goes on without keeping its work
+      this.#failed = true;
+    }
+  }
+
+  /** How many entries the next index will hold, and how many the last one held. */
+  get counts(): { used: number; previous: number } {
+    return { used: this.#next.size, previous: this.#previous.size };
+  }
+
+  /**
+   * Writes the index of the entries this run used (the others are pruned), deletes the packs no entry is in any more
+   * and compacts the rest when most of their bytes are dead. Safe to call more than once.
+   */
+  async save(): Promise<void> {
+    await this.#appending;
+    const pruned = [...this.#previous.keys()].some((key) => !this.#next.has(key));
+    if (!this.#changed && !pruned) return;
+    if (this.#failed) return; // an entry may be missing from its pack: keep the last index
+    try {
+      this.#closeWriting();
+      mkdirSync(this.#dir, { recursive: true });
+      this.#compactIfMostlyDead();
+      const temporary = join(this.#dir, `${INDEX}.${process.pid}-${randomBytes(4).toString('hex')}`);
+      writeFileSync(temporary, serialize([...this.#next]));
+      renameSync(temporary, join(this.#dir, INDEX));
+      const live = new Set([...this.#next.values()].map(([pack]) => pack));
+      for (const name of readdirSync(this.#dir)) {
+        if (PACK.test(name) && !live.has(name)) {
+          this.#closeFd(name);
+          rmSync(join(this.#dir, name), { force: true });
+        }
+      }
+      this.#previous.clear();
+      for (const [key, at] of this.#next) this.#previous.set(key, at);
+      this.#changed = false;
+    } catch {
+      // a read-only or full disk only costs the cache
+    }
+  }
+
+  /** Closes the files it has open, once the appends under way are done. */
+  async close(): Promise<void> {
+    await this.#appending;
+    this.#closeWriting();
+    for (const name of [...this.#fds.keys()]) this.#closeFd(name);
+  }
+
+  /** Bytes of the store on disk: its packs and its index. */
+  static sizeOnDisk(dir: string): number {
+    if (!existsSync(dir)) return 0;
+    return readdirSync(dir).reduce((sum, name) => sum + statSync(join(dir, name)).size, 0);
+  }
+
+  #fd(pack: string): number {
+    let fd = this.#fds.get(pack);
+    if (fd === undefined) {
+      fd = openSync(join(this.#dir, pack), 'r');
+      this.#fds.set(pack, fd);
+    }
+    return fd;
+  }
+
+  #closeFd(pack: string): void {
+    const fd = this.#fds.get(pack);
+    if (fd === undefined) return;
+    this.#fds.delete(pack);
+    closeSync(fd);
+  }
+
+  #pack(): { pack: string; fd: number; size: number } {
+    if (!this.#writing) {
+      mkdirSync(this.#dir, { recursive: true });
+      const pack = `pack-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}.bin`;
+      this.#writing = { pack, fd: openSync(join(this.#dir, pack), 'w+'), size: 0 };
+      this.#fds.set(pack, this.#writing.fd);
+    }
+    return this.#writing;
+  }
+
+  #closeWriting(): void {
+    if (!this.#writing) return;
+    this.#closeFd(this.#writing.pack);
+    this.#writing = undefined;
+  }
+
+  /** Copies the live entries into a new pack when they are less than half the bytes of the packs. */
+  #compactIfMostlyDead(): void {
+    const packs = readdirSync(this.#dir).filter((name) => PACK.test(name));
+    const total = packs.reduce((sum, pack) => sum + statSync(join(this.#dir, pack)).size, 0);
+    const live = [...this.#next.values()].reduce((sum, [, , length]) => sum + length, 0);
+    if (live >= total * COMPACT_BELOW) return;
+    const moved = new Map<string, Location>();
+    const writing = this.#pack();
+    for (const [key, [pack, offset, length]] of this.#next) {
+      const bytes = Buffer.allocUnsafe(length);
+      readSync(this.#fd(pack), bytes, 0, length, offset);
+      writeSync(writing.fd, bytes, 0, length, writing.size);
+      moved.set(key, [writing.pack, writing.size, length]);
+      writing.size += length;
+    }
+    this.#closeWriting();
+    for (const [key, at] of moved) this.#next.set(key, at);
+  }
+}

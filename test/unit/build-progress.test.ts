@@ -1,0 +1,165 @@
+// What `site-gen build` shows while it runs and when it ends: a bar on a terminal, a line every few seconds in CI, a
+// summary rather than a line per page, the full table in --report FILE and --json, nothing with --quiet.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { describe, progressMode, ProgressView } from '../../src/cli/build-progress.ts';
+
+function fakeStream(isTTY: boolean) {
+  const writes: string[] = [];
+  return { writes, stream: { isTTY, write: (text: string) => writes.push(text) } };
+}
+
+const view = suite('build progress');
+
+view('a terminal gets a bar redrawn in place with done/total, rate and time left', () => {
+  let now = 0;
+  const { writes, stream } = fakeStream(true);
+  const progress = new ProgressView({ stream, mode: progressMode(stream, {}), now: () => now });
+  for (let done = 1; done <= 1000; done += 1) {
+    now += 1; // 1,000 pages a second
+    progress.update({ step: 'render', done, total: 1000 });
+  }
+  progress.end();
+  assert.ok(writes.length < 20, `redrawn at most ten times a second, not once per page (${writes.length} writes)`);
+  const draws = writes.filter((w) => w.startsWith('\r'));
+  assert.ok(draws.length >= 5, 'redrawn as it goes');
+  assert.ok(
+    draws.every((w) => !w.includes('\n')),
+    'each redraw stays on its line',
+  );
+  const half = draws.find((w) => w.includes(' 501/'));
+  assert.ok(half, 'drawn half way');
+  assert.match(half!, /rendering +\[#{12}-{12}\] 501\/1,000 pages, 1,00\d pages\/s, about 1 s left\x1b\[K$/);
+  assert.match(draws.at(-1)!, /\[#{24}\] 1,000\/1,000 pages/);
+  assert.is(writes.at(-1), '\n', 'the bar ends its line at the end');
+});
+
+view('in CI, or with no terminal, a line every few seconds and one as each step ends', () => {
+  for (const [isTTY, env] of [
+    [true, { CI: 'true' }],
+    [false, {}],
+  ] as const) {
+    let now = 0;
+    const { writes, stream } = fakeStream(isTTY);
+    assert.is(progressMode(stream, env), 'lines');
+    const progress = new ProgressView({ stream, mode: progressMode(stream, env), now: () => now });
+    for (let done = 1; done <= 20_000; done += 1) {
+      now += 1; // 20 s of rendering
+      progress.update({ step: 'render', done, total: 20_000 });
+    }
+    progress.update({ step: 'write', done: 20_000, total: 20_000 });
+    progress.end();
+    assert.ok(
+      writes.every((w) => w.startsWith('site-gen build: ') && w.endsWith('\n') && !w.includes('\r')),
+      'whole lines, no redraw',
+    );
+    assert.is(writes.length, 6, 'one at the start, one every 5 s, one at the end, one for the next step');
+    assert.match(writes[1]!, /^site-gen build: rendering 5,001\/20,000 pages, 1,000 pages\/s, about 15 s left\n$/);
+    assert.match(writes.at(-1)!, /^site-gen build: writing 20,000\/20,000 pages\n$/);
+  }
+});
+
+view('the time left reads in minutes past a minute', () => {
+  assert.is(
+    describe({ step: 'write', done: 1000, total: 100_000 }, 1000),
+    '1,000/100,000 pages, 1,000 pages/s, about 1 min 39 s left',
+  );
+});
+
+view.run();
+
+const cli = suite('site-gen build: what it prints');
+const run = promisify(execFile);
+const config = 'test/fixtures/basic/site.config.ts';
+
+async function build(...args: string[]) {
+  const out = mkdtempSync(join(tmpdir(), 'site-gen-progress-'));
+  try {
+    const { stdout, stderr } = await run(
+      process.execPath,
+      [
+        'bin/site-gen.js',
+        'build',
+        '--config',
+        config,
+        '--out',
+        join(out, 'dist'),
+        '--no-cache',
+        ...args.map((a) => a.replace('OUT', out)),
+      ],
+      { env: { ...process.env, CI: '' } },
+    );
+    const report = (() => {
+      try {
+        return readFileSync(
+          join(out, args.includes('--report') ? args[args.indexOf('--report') + 1]!.replace('OUT/', '') : 'none'),
+          'utf8',
+        );
+      } catch {
+        return undefined;
+      }
+    })();
+    return { stdout, stderr, report };
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+cli(
+  'a summary, not a line per page: totals, heaviest and slowest pages, budgets, where the full table is',
+  async () => {
+    const { stdout, stderr } = await build();
+    assert.match(stdout, /^Built 4 pages, \d+ files into .*dist\/ in [\d,]+ ms\.\n/);
+    assert.match(stdout, /Heaviest pages[^\n]*\n  route +HTML br +JS br\n/);
+    assert.match(stdout, /Slowest pages[^\n]*\n  route +ms\n/);
+    assert.match(stdout, /Budgets \(brotli\): every page within/);
+    assert.match(stdout, /site-gen build --report FILE \(or --json\)/);
+    assert.not.match(stdout, /contact\/index\.html/, 'no per-page table');
+    assert.match(
+      stderr,
+      /site-gen build: rendering 4\/4 pages/,
+      'progress goes to stderr, here as lines (no terminal)',
+    );
+    assert.match(stderr, /site-gen build: writing 4\/4 pages/);
+  },
+);
+
+cli('--report FILE writes every page: a table, or JSON for a .json name', async () => {
+  const table = await build('--report', 'OUT/pages.txt');
+  assert.match(table.report!, /^route +file +HTML KB +HTML br +inline CSS KB +JS KB +JS br +JS files +ms\n/);
+  for (const file of ['index.html', 'contact/index.html', 'static/index.html', '404.html'])
+    assert.match(table.report!, new RegExp(`\\s${file.replace('.', '\\.')}\\s`), `${file} is in the table`);
+  assert.match(table.stdout, /Every page's figures: .*pages\.txt\./);
+  const json = await build('--report', 'OUT/pages.json');
+  assert.equal(
+    JSON.parse(json.report!).pages.map((p: { path: string }) => p.path),
+    ['/', '/contact', '/static', '/404'],
+  );
+});
+
+cli('--quiet prints nothing; --json prints only the JSON, with no progress', async () => {
+  const quiet = await build('--quiet');
+  assert.is(quiet.stdout, '');
+  assert.is(quiet.stderr.replace(/.*nodedir.*\n/g, ''), '');
+  const json = await build('--json');
+  assert.is(JSON.parse(json.stdout).pages.length, 4);
+  assert.not.match(json.stderr, /site-gen build:/);
+});
+
+cli('--report into a folder that does not exist exits 1 naming the flag', async () => {
+  const error = await build('--report', 'OUT/missing/folder/pages.txt').catch(
+    (e: { code: number; stderr: string }) => e,
+  );
+  assert.is((error as { code: number }).code, 1);
+  assert.match(
+    (error as { stderr: string }).stderr,
+    /--report .*pages\.txt: could not write the page table \(ENOENT\)/,
+  );
+});
+
+cli.run();
