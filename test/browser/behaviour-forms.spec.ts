@@ -1,9 +1,12 @@
 // Issue 4, part B in a browser: the FAQ accordion, the contact and newsletter forms, the two toast regions, an island that fails.
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page, Request } from '@playwright/test';
-import { escapeSingleQuotedAttribute, renderIsland } from '../../src/pipeline/render.tsx';
+import { createElement } from 'react';
+import { renderToString } from 'react-dom/server';
+import faqEntries from '../../content/faq.ts';
+import { escapeSingleQuotedAttribute } from '../../src/pipeline/render.tsx';
+import { Faq } from '../../src/site/components/Faq.tsx';
 import { ALERT_TOASTER, FAQ_COUNT, NOTIFICATIONS_TOASTER, SIMULATED_SEND_DELAY_MS } from '../../src/site/constants.ts';
-import faqIsland from '../../src/site/islands/faq.tsx';
 import { expect, gotoWithTheme, test, transitionsEnded } from './fixtures.ts';
 
 const THEMES = ['dark', 'light'] as const;
@@ -137,90 +140,117 @@ async function swipe(page: Page, toast: Locator, dx: number): Promise<void> {
   await page.mouse.up();
 }
 
-/**
- * Serves the home page with its FAQ island changed as if the content said otherwise: `change` gets the island's
- * props; the island is rendered again by the real renderer (src/pipeline/render.tsx) unless `ssr` is false, in which
- * case only the browser sees the changed props (a failure that happens in the browser alone).
- */
-async function serveFaqVariant(
-  page: Page,
-  change: (props: { items: Array<Record<string, unknown>> }) => unknown,
-  ssr = true,
-): Promise<void> {
-  await page.route(/\/$/, async (route) => {
+/** Serves `path` with its HTML changed by `change` (the document only; every other file as built). */
+async function serveChanged(page: Page, path: RegExp, change: (html: string) => string): Promise<void> {
+  await page.route(path, async (route) => {
     if (route.request().resourceType() !== 'document') return route.continue();
     const response = await route.fetch();
-    const html = await response.text();
-    const island =
-      /<site-island data-island="faq" data-hydrate="[^"]*" data-id="i(\d+)-" data-props='([^']*)'>[\s\S]*?<\/site-island>/.exec(
-        html,
-      );
-    if (!island) throw new Error('the home page has no FAQ island');
-    const props = JSON.parse(
-      island[2]!
-        .replace(/&quot;/g, '"')
-        .replace(/&#39;/g, "'")
-        .replace(/&lt;/g, '<')
-        .replace(/&gt;/g, '>')
-        .replace(/&amp;/g, '&'),
-    );
-    const changed = change(props);
-    const replacement = ssr
-      ? renderIsland('/', faqIsland.island, changed, Number(island[1]))
-      : island[0].replace(/data-props='[^']*'/, `data-props='${escapeSingleQuotedAttribute(JSON.stringify(changed))}'`);
     const headers = Object.fromEntries(
       Object.entries(response.headers()).filter(
         ([name]) => !['content-encoding', 'content-length', 'etag'].includes(name),
       ),
     );
-    await route.fulfill({ status: response.status(), headers, body: html.replace(island[0], () => replacement) });
+    await route.fulfill({ status: response.status(), headers, body: change(await response.text()) });
+  });
+}
+
+/** The home page with the FAQ rendered from changed entries by its own component, as if the content said so. */
+async function serveFaqVariant(page: Page, entries: typeof faqEntries): Promise<void> {
+  await serveChanged(page, /\/$/, (html) => {
+    const accordion = /<div class="accordion">[\s\S]*?<\/details><\/div>/.exec(html);
+    if (!accordion) throw new Error('the home page has no FAQ accordion');
+    return html.replace(accordion[0], () => renderToString(createElement(Faq, { items: entries })));
+  });
+}
+
+/** The page with an island's props changed in the browser only (not on the server): a bug that shows there alone. */
+async function serveIslandPropsVariant(page: Page, path: RegExp, name: string, props: unknown): Promise<void> {
+  await serveChanged(page, path, (html) => {
+    const island = new RegExp(`<site-island data-island="${name}"[^>]*data-props='[^']*'`).exec(html);
+    if (!island) throw new Error(`the page has no "${name}" island`);
+    const changed = island[0].replace(
+      /data-props='[^']*'/,
+      `data-props='${escapeSingleQuotedAttribute(JSON.stringify(props))}'`,
+    );
+    return html.replace(island[0], () => changed);
   });
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // FAQ
 
+/** The name and expanded state Chromium gives assistive technology for the first element matching `selector`. */
+async function accessibleState(page: Page, selector: string): Promise<{ name: string; expanded: boolean }> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { result } = await cdp.send('Runtime.evaluate', {
+      expression: `document.querySelector(${JSON.stringify(selector)})`,
+    });
+    const { nodes } = await cdp.send('Accessibility.getPartialAXTree', {
+      objectId: result.objectId!,
+      fetchRelatives: false,
+    });
+    const node = nodes[0]!;
+    const expanded = node.properties?.find((property) => property.name === 'expanded')?.value.value;
+    return { name: String(node.name?.value), expanded: expanded === true };
+  } finally {
+    await cdp.detach();
+  }
+}
+
 test.describe('FAQ accordion', () => {
   const faq = (page: Page) => page.locator('#faq');
-  const triggers = (page: Page) => faq(page).getByRole('heading', { level: 3 }).getByRole('button');
+  /** The questions: each the summary of a <details> (no role of its own; named by its heading). */
+  const questions = (page: Page) => faq(page).locator('details > summary');
+  const items = (page: Page) => faq(page).getByRole('group');
+  const enhanced = (page: Page) => page.locator('site-island[data-island="enhance"]');
 
-  async function openFaq(page: Page): Promise<void> {
+  /** The home page with the FAQ in view; `keys`: once the behaviour that gives the arrow keys is live. */
+  async function openFaq(page: Page, keys = false): Promise<void> {
     await page.goto('/');
-    await hydrated(faq(page).locator('.accordion'));
+    await faq(page).locator('.accordion').scrollIntoViewIfNeeded();
+    if (keys) await expect(enhanced(page)).toHaveAttribute('data-hydrated', '');
   }
 
-  test(`has ${FAQ_COUNT} questions, each a button that shows and hides its own answer region`, async ({ page }) => {
+  test(`has ${FAQ_COUNT} questions in headings, each opening and closing its own answer region`, async ({ page }) => {
     await openFaq(page);
-    await expect(triggers(page)).toHaveCount(FAQ_COUNT);
-    const first = triggers(page).nth(0);
-    await expect(first).toHaveAttribute('aria-expanded', 'false');
+    await expect(questions(page)).toHaveCount(FAQ_COUNT);
+    await expect(faq(page).getByRole('heading', { level: 3 })).toHaveText(faqEntries.map((entry) => entry.question));
+    const first = items(page).nth(0);
+    await expect(faq(page).locator('details[open]')).toHaveCount(0);
     await expect(faq(page).getByRole('region')).toHaveCount(0);
-    await first.click();
-    await expect(first).toHaveAttribute('aria-expanded', 'true');
-    const answer = faq(page).getByRole('region', { name: await first.innerText() });
+    expect(await accessibleState(page, '#faq summary'), 'the browser exposes a collapsed control').toEqual({
+      name: faqEntries[0]!.question,
+      expanded: false,
+    });
+    await questions(page).nth(0).click();
+    await expect(first).toHaveAttribute('open', '');
+    expect(await accessibleState(page, '#faq summary')).toEqual({ name: faqEntries[0]!.question, expanded: true });
+    const answer = faq(page).getByRole('region', { name: faqEntries[0]!.question });
     await expect(answer).toBeVisible();
-    await expect(first).toHaveAttribute('aria-controls', (await answer.getAttribute('id'))!);
+    await expect(answer).toHaveText(faqEntries[0]!.answer);
+    await questions(page).nth(0).click();
+    await expect(first).not.toHaveAttribute('open');
+    await expect(answer).toBeHidden();
   });
 
   test('items are independent: several open at once, and a click on an open one closes only it', async ({ page }) => {
     await openFaq(page);
-    const [a, b, c] = [triggers(page).nth(0), triggers(page).nth(2), triggers(page).nth(5)];
-    await a.click();
-    await b.click();
-    await c.click();
+    const [a, b, c] = [0, 2, 5];
+    for (const i of [a, b, c]) await questions(page).nth(i).click();
     await expect(faq(page).getByRole('region')).toHaveCount(3);
-    await b.click();
-    await expect(b).toHaveAttribute('aria-expanded', 'false');
-    await expect(a).toHaveAttribute('aria-expanded', 'true');
-    await expect(c).toHaveAttribute('aria-expanded', 'true');
+    await questions(page).nth(b).click();
+    await expect(items(page).nth(b)).not.toHaveAttribute('open');
+    await expect(items(page).nth(a)).toHaveAttribute('open', '');
+    await expect(items(page).nth(c)).toHaveAttribute('open', '');
     await expect(faq(page).getByRole('region')).toHaveCount(2);
   });
 
   test('ArrowDown / ArrowUp move between the questions with wrap-around; Home and End go to the first and last', async ({
     page,
   }) => {
-    await openFaq(page);
-    const all = triggers(page);
+    await openFaq(page, true);
+    const all = questions(page);
     await all.nth(0).focus();
     await page.keyboard.press('ArrowDown');
     await expect(all.nth(1)).toBeFocused();
@@ -233,37 +263,62 @@ test.describe('FAQ accordion', () => {
     await expect(all.nth(FAQ_COUNT - 1)).toBeFocused();
     await page.keyboard.press('Home');
     await expect(all.nth(0)).toBeFocused();
+    expect(await page.evaluate(() => scrollY), 'Home moved the focus, not the page to its top').toBeGreaterThan(0);
     // The keys move focus only: nothing opened on the way.
     await expect(faq(page).getByRole('region')).toHaveCount(0);
     await page.keyboard.press('Enter');
-    await expect(all.nth(0)).toHaveAttribute('aria-expanded', 'true');
+    await expect(items(page).nth(0)).toHaveAttribute('open', '');
     await page.keyboard.press('Space');
-    await expect(all.nth(0)).toHaveAttribute('aria-expanded', 'false');
+    await expect(items(page).nth(0)).not.toHaveAttribute('open');
+    // A key with a modifier is left to the browser.
+    await page.keyboard.press('Shift+ArrowDown');
+    await expect(all.nth(0)).toBeFocused();
   });
 
   test('a disabled question cannot be opened and the keys skip it, Home and End included', async ({ page }) => {
-    // Content with the 2nd, 3rd and last entries disabled, rendered by the real renderer.
-    await serveFaqVariant(page, (props) => ({
-      items: props.items.map((item, i) => ([1, 2, FAQ_COUNT - 1].includes(i) ? { ...item, disabled: true } : item)),
-    }));
-    await openFaq(page);
-    const all = triggers(page);
-    for (const i of [1, 2, FAQ_COUNT - 1]) await expect(all.nth(i)).toBeDisabled();
-    await all.nth(0).focus();
+    // Content with the 2nd, 3rd and last entries disabled, rendered by the FAQ's own component.
+    const disabled = [1, 2, FAQ_COUNT - 1];
+    await serveFaqVariant(
+      page,
+      faqEntries.map((entry, i) => (disabled.includes(i) ? { ...entry, disabled: true } : entry)),
+    );
+    await openFaq(page, true);
+    const triggers = faq(page).locator('.accordion-trigger');
+    for (const i of disabled) await expect(triggers.nth(i)).toBeDisabled();
+    await triggers.nth(0).focus();
     await page.keyboard.press('ArrowDown');
-    await expect(all.nth(3), 'ArrowDown skips the two disabled ones').toBeFocused();
+    await expect(triggers.nth(3), 'ArrowDown skips the two disabled ones').toBeFocused();
     await page.keyboard.press('ArrowUp');
-    await expect(all.nth(0)).toBeFocused();
+    await expect(triggers.nth(0)).toBeFocused();
     await page.keyboard.press('ArrowUp');
-    await expect(all.nth(FAQ_COUNT - 2), 'wrapping up from the first skips the disabled last one').toBeFocused();
+    await expect(triggers.nth(FAQ_COUNT - 2), 'wrapping up from the first skips the disabled last one').toBeFocused();
     await page.keyboard.press('ArrowDown');
-    await expect(all.nth(0)).toBeFocused();
+    await expect(triggers.nth(0)).toBeFocused();
     await page.keyboard.press('End');
-    await expect(all.nth(FAQ_COUNT - 2)).toBeFocused();
+    await expect(triggers.nth(FAQ_COUNT - 2)).toBeFocused();
     await page.keyboard.press('Home');
-    await expect(all.nth(0)).toBeFocused();
-    await all.nth(1).click({ force: true });
-    await expect(all.nth(1)).toHaveAttribute('aria-expanded', 'false');
+    await expect(triggers.nth(0)).toBeFocused();
+    await triggers.nth(1).click({ force: true });
+    await expect(triggers.nth(1)).toHaveAttribute('aria-expanded', 'false');
+    await expect(faq(page).getByRole('region')).toHaveCount(0);
+  });
+
+  test('an answer slides open unless the visitor asked for reduced motion', async ({ page }) => {
+    await openFaq(page);
+    await questions(page).nth(0).click();
+    const panel = faq(page).locator('.accordion-panel').first();
+    expect(await panel.evaluate((el) => getComputedStyle(el).animationName)).toBe('accordion-open');
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await questions(page).nth(1).click();
+    const still = faq(page).locator('.accordion-panel').nth(1);
+    await expect(still).toBeVisible();
+    expect(await still.evaluate((el) => getComputedStyle(el).animationName)).toBe('none');
+    expect(
+      await faq(page)
+        .locator('.accordion-icon')
+        .nth(1)
+        .evaluate((el) => getComputedStyle(el).transitionDuration),
+    ).toBe('0s');
   });
 });
 
@@ -717,22 +772,21 @@ test('an island that throws shows the error screen in its place while the rest o
   page,
   problems,
 }) => {
-  problems.allow(/Island "faq" failed to render/);
-  // The browser gets props the FAQ cannot render (no items), as from a bug that only shows in the browser.
-  await serveFaqVariant(page, () => ({}), false);
-  await page.goto('/');
-  const faq = page.locator('#faq');
-  await faq.scrollIntoViewIfNeeded();
-  await expect(faq.getByRole('heading', { name: 'Unexpected Application Error!' })).toBeVisible();
-  await expect(faq.getByRole('alert')).toContainText("Cannot read properties of undefined (reading 'map')");
-  await expect(faq.getByText('Stack trace')).toBeVisible();
-  await expect(
-    page.getByRole('heading', { name: 'Frequently Asked Questions' }),
-    'the rest of the section stays',
-  ).toBeVisible();
-  await hydrated(page.locator('form.newsletter'));
-  await subscribe(page, 'fan@example.com');
-  await expect(notifications(page).getByRole('status')).toHaveText(`${SUBSCRIBED.title}${SUBSCRIBED.description}`);
+  problems.allow(/Island "newsletter" failed to render/);
+  // The browser gets props the newsletter cannot render (no copy), as from a bug that only shows in the browser.
+  await serveIslandPropsVariant(page, /\/contact$/, 'newsletter', {});
+  await page.goto('/contact');
+  const footer = page.locator('footer');
+  await footer.scrollIntoViewIfNeeded();
+  await expect(footer.getByRole('heading', { name: 'Unexpected Application Error!' })).toBeVisible();
+  await expect(footer.getByRole('alert')).toContainText('Cannot read properties of undefined');
+  await expect(footer.getByText('Stack trace')).toBeVisible();
+  await expect(footer.getByRole('heading', { name: 'Stay Connected' }), 'the rest of the footer stays').toBeVisible();
+  // Another island on the page works as usual.
+  await hydrated(page.locator('form.contact-form'));
+  await fillContact(page);
+  await page.getByRole('button', { name: 'Send Message' }).click();
+  await expect(alerts(page).getByRole('alert')).toHaveText(`${TERMS.title}${TERMS.description}`);
 });
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -742,8 +796,7 @@ test.describe('accessibility (axe)', () => {
   for (const theme of THEMES) {
     test(`an open FAQ item and a Notifications toast: no violations in the ${theme} theme`, async ({ page }) => {
       await gotoWithTheme(page, '/', theme);
-      await hydrated(page.locator('#faq .accordion'));
-      await page.locator('#faq').getByRole('button').first().click();
+      await page.locator('#faq summary').first().click();
       await hydrated(page.locator('form.newsletter'));
       await subscribe(page, 'fan@example.com');
       await expect(notifications(page).getByRole('status')).toHaveText(`${SUBSCRIBED.title}${SUBSCRIBED.description}`);

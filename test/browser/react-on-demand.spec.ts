@@ -98,7 +98,7 @@ for (const [label, viewport] of [
 test.describe('used after being left alone', () => {
   test.use({ viewport: DESKTOP });
 
-  test('the home page: reveal, scroll-to-top, tooltips and the menu work without React; the FAQ and a toast bring it', async ({
+  test('the home page: reveal, scroll-to-top, tooltips, the menu and the FAQ work without React; a toast brings it', async ({
     page,
   }) => {
     const scripts = recordScripts(page);
@@ -123,28 +123,35 @@ test.describe('used after being left alone', () => {
     await expect(page.getByRole('dialog')).toBeHidden();
     expect(await scripts.withReact(), 'the menu brings no React').toEqual([]);
 
-    // The footer's tooltips are a behaviour too; scrolling to the footer brings the FAQ and the newsletter (visible).
+    // The FAQ is <details>: a question opens at the first press, its arrow keys come from the idle behaviour.
+    const question = page.locator('#faq details > summary').first();
+    await question.scrollIntoViewIfNeeded();
+    const before = scripts.paths().length;
+    await question.click();
+    await expect(page.locator('#faq details').first()).toHaveAttribute('open', '');
+    await question.press('ArrowDown');
+    await expect(page.locator('#faq details > summary').nth(1)).toBeFocused();
+    await page.waitForLoadState('networkidle');
+    expect(scripts.paths().slice(before), 'the FAQ fetched nothing').toEqual([]);
+    await expectNoReact(page, scripts, 'after opening a FAQ question');
+
+    // The footer's tooltips are a behaviour too; scrolling to the footer brings the newsletter (visible).
     const instagram = page.getByRole('link', { name: 'Instagram', exact: true });
     await scrolledTo(instagram);
     await instagram.hover();
     await expect(page.getByRole('tooltip', { name: 'Follow us on Instagram' })).toBeVisible();
     await expect(page.locator('site-island[data-island="tooltips"]')).toHaveAttribute('data-hydrated', '');
 
-    // Islands: the FAQ opens at the first press, and React comes with it.
-    const question = page.locator('#faq .accordion-trigger').first();
-    await question.scrollIntoViewIfNeeded();
-    await question.click();
-    await expect(question).toHaveAttribute('aria-expanded', 'true');
-    expect((await scripts.withReact()).length, 'React arrives with the first island the visitor uses').toBeGreaterThan(
-      0,
-    );
-
+    // Islands: the newsletter's toast brings React.
     const field = page.getByLabel('Email address');
     await field.fill('visitor@example.com');
     await field.press('Enter');
     await expect(
       page.getByRole('region', { name: /^Notifications/ }).getByText('Thank you for subscribing!'),
     ).toBeVisible();
+    expect((await scripts.withReact()).length, 'React arrives with the first island the visitor uses').toBeGreaterThan(
+      0,
+    );
   });
 
   test('the contact page: the form sent after the page was left alone shows its toast', async ({ page }) => {

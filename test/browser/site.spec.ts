@@ -90,7 +90,7 @@ test.describe('home page', () => {
     await expect(page.locator('#services h3')).toHaveText(titles, { useInnerText: true });
     for (const title of titles)
       await expect(page.getByRole('article', { name: title }).getByRole('listitem')).toHaveCount(5);
-    await expect(page.locator('#faq').getByRole('button')).toHaveCount(7);
+    await expect(page.locator('#faq details > summary')).toHaveCount(7);
   });
 
   test('has the anchors in the spec order, top to bottom', async ({ page }) => {
@@ -329,7 +329,9 @@ test.describe('not-found page', () => {
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 
-  test('every section of the home page is readable, FAQ answers included', async ({ page }) => {
+  test('every section of the home page is readable; each FAQ answer opens and closes on its question', async ({
+    page,
+  }) => {
     await page.goto('/');
     for (const heading of [
       'WHO WE ARE',
@@ -343,7 +345,15 @@ test.describe('without JavaScript', () => {
     await expect(page.locator('.hero-text')).toBeVisible();
     await expect(page.locator('.service-card')).toHaveCount(6);
     for (const card of await page.locator('.service-card').all()) await expect(card).toBeVisible();
-    for (const panel of await page.locator('.accordion-panel').all()) await expect(panel).toBeVisible();
+    for (const item of await page.locator('#faq details').all()) {
+      const answer = item.locator('.accordion-panel');
+      await expect(answer).toBeHidden();
+      await item.locator('summary').click();
+      await expect(answer).toBeVisible();
+    }
+    await page.locator('#faq summary').first().click();
+    await expect(page.locator('#faq .accordion-panel').first(), 'closed again; the others stay open').toBeHidden();
+    await expect(page.locator('#faq .accordion-panel').nth(1)).toBeVisible();
     await expect(page.getByText(/^© \d{4} .+ All rights reserved\.$/)).toBeVisible();
   });
 

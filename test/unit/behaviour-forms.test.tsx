@@ -89,15 +89,15 @@ faq('each answer is a region named by its question', () => {
 });
 
 faq(
-  'a disabled entry (content schema field `disabled`) is a disabled button on a marked item; the others stay enabled',
+  'a disabled entry (content schema field `disabled`) is a disabled button on a marked item; the others stay <details>',
   () => {
     const items = content.faq.map((q, i) => (i === 0 || i === 6 ? { ...q, disabled: true } : q));
     const r = render(<Faq items={items} />);
     assert.equal(
       r
         .$$('.accordion-item')
-        .map((item) => [item.hasAttribute('data-disabled'), item.querySelector('button')!.hasAttribute('disabled')]),
-      items.map((item) => [!!item.disabled, !!item.disabled]),
+        .map((item) => [item.hasAttribute('data-disabled'), !!item.querySelector('button[disabled]'), item.tagName]),
+      items.map((item) => [!!item.disabled, !!item.disabled, item.disabled ? 'DIV' : 'DETAILS']),
     );
   },
 );
@@ -110,13 +110,6 @@ faq('the schema takes `disabled` as a boolean and rejects anything else', async 
   const wrong = faqSchema.safeParse(faqModule.default.map((q, i) => (i === 2 ? { ...q, disabled: 'yes' } : q)));
   assert.not.ok(wrong.success, 'disabled: "yes" is not accepted');
   assert.match(wrong.error!.issues[0]!.path.join('.'), /^2\.disabled$/);
-});
-
-faq('an open item shows its answer and a turned icon (aria-expanded true, data-state open)', () => {
-  const r = render(<Faq items={content.faq} openIds={[content.faq[3]!.id]} />);
-  assert.is(r.$(`#${content.faq[3]!.id}-trigger`).getAttribute('aria-expanded'), 'true');
-  assert.is(r.$(`#${content.faq[3]!.id}-panel`).getAttribute('data-state'), 'open');
-  assert.is(r.$$('[data-state="open"].accordion-panel').length, 1);
 });
 
 faq.run();
@@ -198,11 +191,12 @@ function page(path: string) {
 }
 
 islands(
-  'the home page: faq and newsletter hydrate when visible, the toast regions when a form that toasts is reached',
+  'the home page: the newsletter hydrates when visible, the toast regions when a form that toasts is reached; the FAQ is no island',
   () => {
     const { islands: uses, html } = page('/');
     const strategy = (name: string) => uses.filter((u) => u.name === name).map((u) => u.hydrate);
-    assert.equal(strategy('faq'), ['visible']);
+    assert.equal(strategy('faq'), [], 'the FAQ is <details>: nothing to hydrate');
+    assert.not.match(html, /data-island="faq"/);
     assert.equal(strategy('newsletter'), ['visible']);
     assert.equal(strategy('toasts'), ['interaction']);
     assert.equal(strategy('contact-form'), []);
@@ -231,17 +225,15 @@ islands(
 );
 
 islands(
-  'the toast regions add nothing to the HTML before a toast is needed; the FAQ island carries its seven items',
+  'the toast regions add nothing to the HTML before a toast is needed; the FAQ is in the HTML once, as markup only',
   () => {
     const { html } = page('/');
     const toasts = /<site-island data-island="toasts"[^>]*>([\s\S]*?)<\/site-island>/.exec(html);
     assert.ok(toasts, 'the toasts island is on the page');
     assert.is(toasts![1], '', 'no markup until the first toast');
-    const faqProps = /<site-island data-island="faq"[^>]*data-props='([^']*)'/
-      .exec(html)![1]!
-      .replace(/&#39;/g, "'")
-      .replace(/&amp;/g, '&');
-    assert.is(JSON.parse(faqProps).items.length, 7);
+    assert.is(html.match(/<details class="accordion-item">/g)?.length, 7);
+    const question = content.faq[0]!.question.replace(/'/g, '&#x27;');
+    assert.is(html.split(question).length - 1, 1, 'each question once: no island props repeat it');
   },
 );
 

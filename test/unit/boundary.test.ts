@@ -228,7 +228,7 @@ boundary('the site and the fixture use site-gen through its name', () => {
   );
   for (const file of [
     'site.config.ts',
-    'src/site/islands/faq.tsx',
+    'src/site/islands/newsletter.tsx',
     'src/site/behaviours/enhance.ts',
     'test/fixtures/basic/site.config.ts',
     'test/fixtures/basic/src/site/islands/counter.tsx',
@@ -250,7 +250,7 @@ boundary('fails on a planted violation of each rule', () => {
     },
     { file: 'src/pipeline/document.ts', source: "const load = () => import('../../site.config.ts');" },
     { file: 'src/site/components/Hero.tsx', source: "import { withBase } from '../../base.ts';" },
-    { file: 'src/site/islands/faq.tsx', source: "import { island, IslandBoundary } from 'site-gen-ssg';" },
+    { file: 'src/site/islands/newsletter.tsx', source: "import { island, IslandBoundary } from 'site-gen-ssg';" },
     {
       file: 'test/fixtures/basic/src/site/islands/counter.tsx',
       source: "import { island } from '../../../../../../src/island.tsx';",

@@ -171,41 +171,35 @@ faq('shows the badge, the title, the intro and the seven questions', () => {
   );
 });
 
-faq('each question is a button in a heading that controls its answer panel, all closed by default', () => {
+faq('each question is the summary of a <details>, in a heading, above its answer; all closed at first', () => {
   const r = render(<Faq items={content.faq} />);
-  const buttons = r.$$('h3 > button.accordion-trigger');
-  assert.is(buttons.length, 7);
-  buttons.forEach((button, i) => {
-    assert.is(button.getAttribute('type'), 'button');
-    assert.is(button.getAttribute('aria-expanded'), 'false');
-    const panel = r.document.getElementById(button.getAttribute('aria-controls')!);
-    assert.ok(panel, 'aria-controls names the panel');
-    assert.is(panel!.getAttribute('data-state'), 'closed');
-    assert.is(textOf(panel), content.faq[i]!.answer, 'the answer is in the HTML (readable without JavaScript)');
-    assert.not.ok(
-      panel!.hasAttribute('hidden'),
-      'a closed answer is hidden by CSS only while scripts run, not by the hidden attribute',
-    );
+  const items = r.$$('.accordion > details.accordion-item');
+  assert.is(items.length, 7);
+  items.forEach((item, i) => {
+    assert.not.ok(item.hasAttribute('open'), 'closed until the visitor opens it');
+    assert.not.ok(item.hasAttribute('name'), 'no name: the items are independent, several may be open at once');
+    const summary = item.firstElementChild!;
+    assert.is(summary.tagName, 'SUMMARY', 'the summary comes first: the platform toggles the answer on it');
+    assert.is(textOf(summary.querySelector('h3')), content.faq[i]!.question);
+    const panel = item.querySelector('.accordion-panel')!;
+    assert.is(textOf(panel), content.faq[i]!.answer, 'the answer is in the HTML, opened by the platform');
+    assert.is(panel.getAttribute('aria-labelledby'), summary.id);
   });
+  assert.is(r.$$('button').length, 0, 'no script-driven button: the platform answers the tap');
 });
 
-faq('opens the items named in openIds, several at once', () => {
-  const open = [content.faq[1]!.id, content.faq[4]!.id];
-  const r = render(<Faq items={content.faq} openIds={open} />);
-  const expanded = r.$$('[aria-expanded="true"]').map((b) => b.getAttribute('aria-controls'));
-  assert.equal(
-    expanded,
-    open.map((id) => `${id}-panel`),
-  );
-});
-
-faq('a disabled entry renders a disabled button', () => {
+faq('a disabled entry renders a disabled button, collapsed, with no answer to open', () => {
   const items = content.faq.map((q, i) => (i === 2 ? { ...q, disabled: true } : q));
   const r = render(<Faq items={items} />);
+  const disabled = r.$$('button[disabled]');
   assert.equal(
-    r.$$('button[disabled]').map((b) => b.id),
+    disabled.map((b) => b.id),
     [`${content.faq[2]!.id}-trigger`],
   );
+  assert.is(disabled[0]!.getAttribute('aria-expanded'), 'false');
+  assert.is(disabled[0]!.closest('.accordion-item')!.tagName, 'DIV', 'not a <details>: nothing can open it');
+  assert.is(r.$$('details').length, 6);
+  assert.not.ok(r.document.getElementById(`${content.faq[2]!.id}-panel`), 'its answer is not on the page');
 });
 
 faq.run();

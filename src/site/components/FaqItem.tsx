@@ -1,44 +1,40 @@
-// One question of the FAQ accordion: a real disclosure button in a heading, and its answer panel.
+// One question of the FAQ accordion: a <details> whose <summary> holds the question, so the platform opens and closes
+// the answer at the first tap, before any script and without JavaScript (issue 23).
 import Plus from 'lucide-react/icons/plus';
 import type { FaqEntry } from '../../../content/schema.ts';
 
 export interface FaqItemProps {
   item: FaqEntry;
-  open: boolean;
-  onToggle?: (id: string) => void;
 }
 
 /**
- * A closed answer is hidden by CSS only while scripts can run (`@media (scripting: enabled)` in styles/faq.css):
- * without JavaScript every answer stays readable.
+ * The question is a heading inside the summary, so it stays in the page's outline where assistive technology keeps
+ * a summary's content. A disabled entry is no <details> (a summary cannot be disabled): its question is a disabled
+ * button in a heading, collapsed, with no answer to open.
  */
-export function FaqItem({ item, open, onToggle }: FaqItemProps) {
-  const state = open ? 'open' : 'closed';
+export function FaqItem({ item }: FaqItemProps) {
+  const trigger = `${item.id}-trigger`;
+  if (item.disabled) {
+    return (
+      <div className="accordion-item" data-disabled="true">
+        <h3 className="accordion-heading">
+          <button type="button" className="accordion-trigger" id={trigger} aria-expanded={false} disabled>
+            <span className="accordion-question">{item.question}</span>
+            <Plus size={20} className="accordion-icon" />
+          </button>
+        </h3>
+      </div>
+    );
+  }
   return (
-    <div className="accordion-item" data-state={state} data-disabled={item.disabled || undefined}>
-      <h3 className="accordion-heading">
-        <button
-          type="button"
-          className="accordion-trigger"
-          id={`${item.id}-trigger`}
-          aria-expanded={open}
-          aria-controls={`${item.id}-panel`}
-          disabled={item.disabled}
-          onClick={onToggle ? () => onToggle(item.id) : undefined}
-        >
-          <span className="accordion-question">{item.question}</span>
-          <Plus size={20} className="accordion-icon" />
-        </button>
-      </h3>
-      <div
-        className="accordion-panel"
-        id={`${item.id}-panel`}
-        role="region"
-        aria-labelledby={`${item.id}-trigger`}
-        data-state={state}
-      >
+    <details className="accordion-item">
+      <summary className="accordion-trigger" id={trigger}>
+        <h3 className="accordion-question">{item.question}</h3>
+        <Plus size={20} className="accordion-icon" />
+      </summary>
+      <div className="accordion-panel" id={`${item.id}-panel`} role="region" aria-labelledby={trigger}>
         <p>{item.answer}</p>
       </div>
-    </div>
+    </details>
   );
 }

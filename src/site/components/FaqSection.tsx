@@ -2,8 +2,8 @@
 import type { Copy, FaqEntry } from '../../../content/schema.ts';
 import { useWithBase } from 'site-gen-ssg';
 import { FAQ_INTRO_DELAY_MS } from '../constants.ts';
-import FaqAccordion from '../islands/faq.tsx';
 import { ButtonLink } from './ButtonLink.tsx';
+import { Faq } from './Faq.tsx';
 import { SectionHeader } from './SectionHeader.tsx';
 
 export function FaqSection({ items, copy }: { items: FaqEntry[]; copy: Copy['faq'] }) {
@@ -24,7 +24,7 @@ export function FaqSection({ items, copy }: { items: FaqEntry[]; copy: Copy['faq
             {copy.moreLink.label}
           </ButtonLink>
         </div>
-        <FaqAccordion items={items} />
+        <Faq items={items} />
       </div>
     </section>
   );

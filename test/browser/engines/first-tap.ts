@@ -1,4 +1,4 @@
-// The first tap's promises checked in Firefox (firefox-esr, over WebDriver BiDi with puppeteer-core) and WebKit
+// The first tap's promises (the menu, a FAQ question, the theme) checked in Firefox (firefox-esr, over WebDriver BiDi with puppeteer-core) and WebKit
 // (WebKitGTK's MiniBrowser, over WebDriver with selenium-webdriver), which Playwright cannot drive here; the same
 // checks run in Chromium too. Every script is held back by the server: what is checked works before any download.
 // Run: node --import tsx test/browser/engines/first-tap.ts [chromium|firefox|firefox-dark|webkit|webkit-dark ...] (needs a display for WebKit:
@@ -17,7 +17,7 @@ interface Driver {
   goto(url: string): Promise<void>;
   setSize(width: number, height: number): Promise<void>;
   click(selector: string): Promise<void>;
-  key(key: 'Tab' | 'Shift+Tab' | 'Escape'): Promise<void>;
+  key(key: 'Tab' | 'Shift+Tab' | 'Escape' | 'Enter'): Promise<void>;
   /** Runs `body` (a function body's source) in the page; returns its JSON-able result. */
   run<T>(body: string): Promise<T>;
   /** Emulates the operating system's light or dark scheme, where the driver can (not over WebKit's WebDriver). */
@@ -167,6 +167,58 @@ const checks: Record<string, Check> = {
     );
   },
 
+  async 'a FAQ question opens its answer at the first tap, each on its own; Enter toggles it; a second tap closes it'(
+    driver,
+    url,
+  ) {
+    await driver.setSize(412, 823);
+    await driver.goto(`${url}/`);
+    const state = `
+      const items = [...document.querySelectorAll('#faq details')];
+      return items.map((item) => {
+        const answer = item.querySelector('.accordion-panel').getBoundingClientRect();
+        return item.open && answer.height > 0 ? 'open' : 'closed';
+      }).join(' ');`;
+    expectEqual(await driver.run<string>(state), Array(7).fill('closed').join(' '), 'all closed at first');
+    // The sections above it render at their real height as they come into view (content-visibility: auto) and move
+    // it: the visitor taps once it stands still, in the middle of the window (the sticky header covers the top).
+    let last = '';
+    await poll<string>(
+      driver,
+      `document.querySelector('#faq .accordion').scrollIntoView({ block: 'center', behavior: 'instant' });
+      return String(Math.round(document.querySelector('#faq .accordion').getBoundingClientRect().top));`,
+      (top) => {
+        const still = top === last;
+        last = top;
+        return still;
+      },
+      'the FAQ stands still in view',
+    );
+    await driver.click('#faq details:nth-child(1) > summary');
+    await poll<string>(driver, state, (s) => s.startsWith('open closed'), 'the first answer opens');
+    await driver.click('#faq details:nth-child(3) > summary');
+    await poll<string>(
+      driver,
+      state,
+      (s) => s.startsWith('open closed open closed'),
+      'the third opens, the first stays',
+    );
+    await driver.click('#faq details:nth-child(1) > summary');
+    await poll<string>(
+      driver,
+      state,
+      (s) => s.startsWith('closed closed open closed'),
+      'a second tap closes the first',
+    );
+    await driver.run(`document.querySelector('#faq details:nth-child(2) > summary').focus(); return null;`);
+    await driver.key('Enter');
+    await poll<string>(driver, state, (s) => s.startsWith('closed open open closed'), 'Enter opens the focused one');
+    const focused = await driver.run<boolean>(
+      `return document.activeElement === document.querySelector('#faq details:nth-child(2) > summary');`,
+    );
+    expectEqual(focused, true, 'focus stays on the question');
+  },
+
   async 'the theme switch applies, stores and shows a choice; a stored "system" is the OS theme'(driver, url) {
     await driver.setSize(1024, 768);
     await driver.goto(`${url}/`);
@@ -280,7 +332,7 @@ async function webkit(scheme: 'light' | 'dark' = 'light'): Promise<Driver> {
       },
     })
     .build();
-  const keys = { Tab: Key.TAB, Escape: Key.ESCAPE };
+  const keys = { Tab: Key.TAB, Escape: Key.ESCAPE, Enter: Key.ENTER };
   return {
     // WebDriver's get waits for the load event, which held scripts never let come: the page is read as it parses.
     goto: async (url) => {
