@@ -204,20 +204,32 @@ export class Compressor {
     this.#store = options.store;
   }
 
-  /**
-   * `data` compressed with the settings of `path`'s kind of file. `keep: false` (a build's pages, each asked for once):
-   * the result is not held in memory after it is returned, so memory does not grow with the pages.
-   */
-  compress(path: string, data: Uint8Array | string, { keep = true }: { keep?: boolean } = {}): Promise<Compressed> {
-    const last = this.#byPath.get(path);
-    if (last && last.data === data) return last.result;
+  /** The key `data`'s compression is kept under: its bytes and the settings of `path`'s kind of file. */
+  keyOf(path: string, data: Uint8Array | string): string {
     const settings = compressionSettings(path);
     const params = brotliParams(data, settings.brotliQuality);
-    const key = createHash('sha256')
+    return createHash('sha256')
       .update(`${JSON.stringify(params)}-gz${settings.gzipLevel}-${JSON.stringify(settings.retry ?? null)}\0`)
       .update(data)
       .digest('hex')
       .slice(0, 32);
+  }
+
+  /**
+   * `data` compressed with the settings of `path`'s kind of file. `keep: false` (a build's pages, each asked for once):
+   * the result is not held in memory after it is returned, so memory does not grow with the pages. `key`: keyOf's
+   * answer, when the caller has it already.
+   */
+  compress(
+    path: string,
+    data: Uint8Array | string,
+    { keep = true, key: known }: { keep?: boolean; key?: string } = {},
+  ): Promise<Compressed> {
+    const last = this.#byPath.get(path);
+    if (last && last.data === data) return last.result;
+    const settings = compressionSettings(path);
+    const params = brotliParams(data, settings.brotliQuality);
+    const key = known ?? this.keyOf(path, data);
     let result = this.#results.get(key);
     if (!result) {
       const kept = this.#store?.compressed(key);

@@ -81,12 +81,22 @@ function installedVersion(name: string): string {
 
 /**
  * The one place a page's cache keys are made. A render is made from the tool, the site's code and content, the config,
- * the base and the path; and, since a page may show the year (the footer does), the day it was made on. Its document
- * adds the template, the stylesheet (its name and the CSS the critical rules come from), the page's scripts and the
- * dev server's extra scripts.
+ * the base and the path; and, since a page may show the year (the footer does), the day it was made on: its render key,
+ * known before it renders. What it rendered to (its HTML, head, islands, links, ids, images, and what the site's head
+ * hook gives it) is its render hash: a content edit gives every page a new render key, but only the pages it shows on
+ * a new render hash. Its document is made from the render hash and the rest of the document (the tool, the template,
+ * the stylesheet, the scripts, the site's details and base): its document key, which stands for the bytes of its HTML
+ * file and of their .br and .gz. A page whose document key is the last build's, and whose files are as that build left
+ * them, is neither made nor written again.
  */
 export function renderKey(siteKey: string, path: string): string {
   return hash(siteKey, path);
+}
+
+/** `page` without its HTML: what a render hash covers besides it. */
+export function renderHash(page: RenderedPage, file: string, siteHead: unknown): string {
+  const { html, ...rest } = page;
+  return hash(file, html, JSON.stringify(rest), JSON.stringify(siteHead ?? null));
 }
 
 /** `images`: the image files' fingerprint (src/images/fingerprint.ts): a replaced image renders its pages again. */
@@ -94,8 +104,22 @@ export function siteRenderKey(siteCode: string, config: unknown, base: string, i
   return hash(toolVersionKey(), siteCode, JSON.stringify(config), base, new Date().toDateString(), images);
 }
 
-export function documentKey(documentBase: string, render: string, scripts: unknown): string {
-  return hash(documentBase, render, JSON.stringify(scripts ?? null));
+/** What every document of a build is made from besides its page: see renderKey. */
+export function documentBaseKey(parts: {
+  template: string;
+  templateFile: string;
+  cssFile: string;
+  css: string;
+  extraScripts: readonly string[];
+  captureScript: string;
+  site: unknown;
+  base: string;
+}): string {
+  return hash(toolVersionKey(), JSON.stringify(parts));
+}
+
+export function documentKey(documentBase: string, renderHash: string, scripts: unknown): string {
+  return hash(documentBase, renderHash, JSON.stringify(scripts ?? null));
 }
 
 /**
@@ -146,13 +170,23 @@ export class PageCache implements CompressionStore {
     this.#store.set(`r:${key}`, page);
   }
 
-  /** The document kept for the page whose render key is `key`: the caller checks its `documentKey`. */
-  document(key: string): CachedDocument | undefined {
-    return this.#scratch ? undefined : this.#store.get<CachedDocument>(`d:${key}`);
+  /** The document last made for the output file `file`: the caller checks its `documentKey`. */
+  document(file: string): CachedDocument | undefined {
+    return this.#scratch ? undefined : this.#store.get<CachedDocument>(`d:${file}`);
   }
 
-  setDocument(key: string, document: CachedDocument): void {
-    if (!this.#scratch) this.#store.set(`d:${key}`, document);
+  setDocument(file: string, document: CachedDocument): void {
+    if (!this.#scratch) this.#store.set(`d:${file}`, document);
+  }
+
+  /**
+   * A page this build did not make again (its files are as the last build wrote them): its document and its
+   * compression stay in the cache, unread, for a build that needs them (one whose output folder was removed).
+   */
+  keepPage(file: string, compressionKey: string | undefined): void {
+    if (this.#scratch) return;
+    this.#store.keep(`d:${file}`);
+    if (compressionKey) this.#store.keep(`c:${compressionKey}`);
   }
 
   /** The client bundle kept under `key`, if every file it read still has the content it had. */

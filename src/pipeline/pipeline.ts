@@ -20,8 +20,11 @@ import type { ImageJob } from '../images/plan.ts';
 import { renderPage, type IslandUse, type RenderedPage } from './render.tsx';
 import { loadSite, validateContent } from './site-module.ts';
 import { esbuildTargets, resolveBrowsers } from './targets.ts';
+import { siteHead } from './head.ts';
 import {
+  documentBaseKey,
   documentKey,
+  renderHash,
   hash,
   renderKey,
   siteRenderKey,
@@ -82,6 +85,12 @@ export interface PipelineOptions {
   cache?: PageCache;
   /** Called as pages are rendered (build: every page; dev renders on request and never calls it). */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Build: each page's render hash in the last build into the same output folder (see build-record.ts). A page that
+   * renders to the same is not kept in the cache again: its files stay as they are, unless its document changed too
+   * (then it is rendered again when its document is made).
+   */
+  lastRenders?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -91,6 +100,8 @@ export interface PipelineOptions {
  */
 export interface RenderedRoute extends PlannedRoute {
   key: string;
+  /** What it rendered to (see renderHash in page-cache.ts). */
+  hash: string;
   islands: IslandUse[];
   links: string[];
   ids: string[];
@@ -119,6 +130,8 @@ export interface PipelineOutput {
   pages: RenderedRoute[];
   /** Build: a page's document, made when asked for (read back from the cache when nothing it is made from changed). */
   document: (page: RenderedRoute) => PageOutput;
+  /** Build: the key that stands for a page's document (see documentKey in page-cache.ts), known before it is made. */
+  documentKey: (page: RenderedRoute) => string;
   /** Build: what a page rendered to (read back from the page cache). */
   render: (page: RenderedRoute) => RenderedPage;
   client: ClientBundle;
@@ -444,19 +457,27 @@ export class Pipeline {
     };
     const rendered: RenderedRoute[] = [];
     let yielded = performance.now();
+    const lastRenders = this.#options.lastRenders;
     for (const plan of site.routes) {
       const key = renderKey(siteKey, plan.path);
       const began = performance.now();
       let page = cache.render(key);
-      if (page) cache.counts.kept += 1;
-      else {
+      let hash: string;
+      if (page) {
+        cache.counts.kept += 1;
+        hash = this.#renderHash(plan, page);
+      } else {
         page = renderPage(plan.route, { ...props, path: plan.path }, { base, images: this.#imageReader() });
-        cache.setRender(key, page);
+        hash = this.#renderHash(plan, page);
+        // A page that renders as it did in the last build is not kept again: a content edit renders every page anew,
+        // and writing them all to the cache would cost more than the edit.
+        if (lastRenders?.get(plan.file) !== hash) cache.setRender(key, page);
         if (cache.keeps) cache.counts.made += 1;
       }
       rendered.push({
         ...plan,
         key,
+        hash,
         islands: share(page.islands),
         links: share(page.links),
         ids: share(page.ids),
@@ -472,6 +493,20 @@ export class Pipeline {
     }
     onProgress?.(rendered.length, site.routes.length);
     return rendered;
+  }
+
+  /** What a page rendered to, with what the site's head hook gives it: see renderHash. */
+  #renderHash(plan: PlannedRoute, page: RenderedPage): string {
+    const site = this.#site!;
+    const { base } = this.#options;
+    const head = siteHead(site.head, {
+      site: this.#config!.site,
+      content: site.content,
+      path: plan.path,
+      base,
+      head: page.head,
+    });
+    return renderHash(page, plan.file, head);
   }
 
   /** Critical CSS by page shape: pages of one template share a shape, so the rules are selected once for all of them. */
@@ -637,6 +672,9 @@ export class Pipeline {
       document: () => {
         throw new Error('site-gen: dev output makes its pages through its files; this is a bug.');
       },
+      documentKey: () => {
+        throw new Error('site-gen: dev output makes its pages through its files; this is a bug.');
+      },
       render: (page) => rendered(page),
       client,
       stylesheet: base + this.#cssFile!,
@@ -656,28 +694,33 @@ export class Pipeline {
     const indexed = rendered.filter((page) => !page.noindex).map(({ path }) => path);
     const { files, known } = this.#otherFiles(indexed, images);
     assertNoBrokenLinks(markdownSources(findBrokenLinks(rendered, known, base), this.#site!.content));
-    const documentBase = hash(
-      this.#template!,
-      this.#cssFile!,
-      this.#stylesheet!.css,
-      JSON.stringify(this.#options.extraScripts ?? []),
-      client.captureScript,
-    );
+    const documentBase = documentBaseKey({
+      template: this.#template!,
+      templateFile: relative(this.paths.root, this.paths.template),
+      cssFile: this.#cssFile!,
+      css: this.#stylesheet!.css,
+      extraScripts: this.#options.extraScripts ?? [],
+      captureScript: client.captureScript,
+      site: this.#config!.site,
+      base,
+    });
+    const props = { site: this.#config!.site, content: this.#site!.content };
     const render = (page: RenderedRoute): RenderedPage => {
-      const made = cache.render(page.key);
-      if (!made) throw new Error(`site-gen: the render of ${page.path} is missing from the page cache; this is a bug.`);
-      return made;
+      const kept = cache.render(page.key);
+      if (kept) return kept;
+      // Not kept: it rendered as in the last build (see lastRenders), and its document has changed since.
+      return renderPage(page.route, { ...props, path: page.path }, { base, images: this.#imageReader() });
     };
+    const keyOf = (page: RenderedRoute) => documentKey(documentBase, page.hash, client.pages.get(page.entry));
     const document = (page: RenderedRoute): PageOutput => {
-      const scripts = client.pages.get(page.entry);
-      const key = documentKey(documentBase, page.key, scripts);
-      const kept = cache.document(page.key);
+      const key = keyOf(page);
+      const kept = cache.document(page.file);
       if (kept?.documentKey === key) return { html: kept.html, criticalBytes: kept.criticalBytes };
       const body = render(page);
       const critical = this.#criticalOf(body.html);
-      const html = this.#document(page, body, critical, scripts);
+      const html = this.#document(page, body, critical, client.pages.get(page.entry));
       const made: CachedDocument = { documentKey: key, criticalBytes: Buffer.byteLength(critical.critical), html };
-      cache.setDocument(page.key, made);
+      cache.setDocument(page.file, made);
       return { html, criticalBytes: made.criticalBytes };
     };
     return {
@@ -685,6 +728,7 @@ export class Pipeline {
       files,
       pages: rendered,
       document,
+      documentKey: keyOf,
       render,
       client,
       stylesheet: base + this.#cssFile!,
