@@ -170,6 +170,22 @@ export class PageCache implements CompressionStore {
     this.#store.set(`r:${key}`, page);
   }
 
+  /** The links and ids last read from the HTML of the page in `file`, if that HTML hashed to `html`. */
+  links(file: string, html: string): { links: string[]; ids: string[] } | undefined {
+    if (this.#scratch) return undefined;
+    const kept = this.#store.get<{ html: string; links: string[]; ids: string[] }>(`l:${file}`);
+    return kept?.html === html ? { links: kept.links, ids: kept.ids } : undefined;
+  }
+
+  setLinks(file: string, html: string, found: { links: string[]; ids: string[] }): void {
+    if (!this.#scratch) this.#store.set(`l:${file}`, { html, ...found });
+  }
+
+  /** A page whose render was read back keeps its links for the next build, unread. */
+  keepLinks(file: string): void {
+    if (!this.#scratch) this.#store.keep(`l:${file}`);
+  }
+
   /** The document last made for the output file `file`: the caller checks its `documentKey`. */
   document(file: string): CachedDocument | undefined {
     return this.#scratch ? undefined : this.#store.get<CachedDocument>(`d:${file}`);

@@ -4,9 +4,8 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import type { SiteConfig } from '../core/config.ts';
 import type { ErrorScreenComponent } from '../error-screen.tsx';
-import { RoutesError, TemplateError } from '../core/errors.ts';
+import { TemplateError } from '../core/errors.ts';
 import type { HeadHook } from '../core/head.ts';
-import type { Route } from '../core/routes.ts';
 import { assembleOutput, pageDocument, stylesheetFile } from './assemble.ts';
 import { bundleClient, entrySource, type ClientBundle, type PageIslands, type PageScripts } from './bundle.ts';
 import { assertNoBrokenLinks, findBrokenLinks } from './check.ts';
@@ -17,7 +16,7 @@ import { checkTemplate } from './document.ts';
 import { EsbuildCache } from './esbuild-cache.ts';
 import { findModule, type ProjectPaths } from '../core/paths.ts';
 import type { ImageJob } from '../images/plan.ts';
-import { renderPage, type IslandUse, type RenderedPage } from './render.tsx';
+import { collectLinks, renderPage, type IslandUse, type RenderedPage } from './render.tsx';
 import { loadSite, validateContent } from './site-module.ts';
 import { esbuildTargets, resolveBrowsers } from './targets.ts';
 import { siteHead } from './head.ts';
@@ -33,7 +32,7 @@ import {
   PageCache,
 } from './page-cache.ts';
 import { PagesOnRequest } from './pages-on-request.ts';
-import { planRoute, type PlannedRoute } from './route-plan.ts';
+import { planRoutes, type PlannedRoute } from './route-plan.ts';
 import { readTree, type OutputFiles } from './write.ts';
 import { MarkdownCollections } from '../content/load.ts';
 import { markdownSources } from '../content/links.ts';
@@ -377,9 +376,7 @@ export class Pipeline {
         const content = { ...validateContent(paths, site), ...markdown.content };
         this.#site = {
           code: hash(site.hash, markdown.hash),
-          routes: checkRoutes(paths, resolveRoutes(site.routes, content, relative(paths.root, paths.routes))).map(
-            planRoute,
-          ),
+          routes: planRoutes(paths, resolveRoutes(site.routes, content, relative(paths.root, paths.routes))),
           head: site.head,
           errorScreen: site.errorScreen,
           content,
@@ -433,9 +430,9 @@ export class Pipeline {
   }
 
   /**
-   * Build: renders every page, or reads its render back from the page cache, one after another. Each render goes to
-   * the cache (a scratch one with --no-cache) and memory keeps only what the later steps read of it, the same arrays
-   * shared by every page that has them. Hands the event loop back now and then, so a progress display can draw.
+   * Build: renders every page, or reads its render back from the page cache. Each render goes to the cache (a scratch
+   * one with --no-cache) unless it is the last build's, and memory keeps only what the later steps read of it, the same
+   * arrays shared by every page that has them. Hands the event loop back now and then, so a progress display can draw.
    */
   async #renderAll(): Promise<RenderedRoute[]> {
     const { base, onProgress } = this.#options;
@@ -455,29 +452,40 @@ export class Pipeline {
       if (!kept) shared.set(id, (kept = values) as never[]);
       return kept;
     };
+    const routes = site.routes;
     const rendered: RenderedRoute[] = [];
-    let yielded = performance.now();
     const lastRenders = this.#options.lastRenders;
-    for (const plan of site.routes) {
+    let yielded = performance.now();
+    for (const plan of routes) {
       const key = renderKey(siteKey, plan.path);
       const began = performance.now();
       let page = cache.render(key);
-      let hash: string;
+      let pageHash: string;
       if (page) {
         cache.counts.kept += 1;
-        hash = this.#renderHash(plan, page);
+        cache.keepLinks(plan.file);
+        pageHash = this.#renderHash(plan, page);
       } else {
-        page = renderPage(plan.route, { ...props, path: plan.path }, { base, images: this.#imageReader() });
-        hash = this.#renderHash(plan, page);
+        // Links and ids are read from the HTML once: a page that renders as in the last build takes them from there.
+        const collect = (html: string) => {
+          const htmlHash = hash(html);
+          const kept = cache.links(plan.file, htmlHash);
+          if (kept) return kept;
+          const found = collectLinks(html);
+          cache.setLinks(plan.file, htmlHash, found);
+          return found;
+        };
+        page = renderPage(plan.route, { ...props, path: plan.path }, { base, images: this.#imageReader(), collect });
+        pageHash = this.#renderHash(plan, page);
         // A page that renders as it did in the last build is not kept again: a content edit renders every page anew,
         // and writing them all to the cache would cost more than the edit.
-        if (lastRenders?.get(plan.file) !== hash) cache.setRender(key, page);
+        if (lastRenders?.get(plan.file) !== pageHash) cache.setRender(key, page);
         if (cache.keeps) cache.counts.made += 1;
       }
       rendered.push({
         ...plan,
         key,
-        hash,
+        hash: pageHash,
         islands: share(page.islands),
         links: share(page.links),
         ids: share(page.ids),
@@ -486,12 +494,12 @@ export class Pipeline {
         ms: performance.now() - began,
       });
       if (performance.now() - yielded > 50) {
-        onProgress?.(rendered.length, site.routes.length);
+        onProgress?.(rendered.length, routes.length);
         await new Promise((resolve) => setImmediate(resolve));
         yielded = performance.now();
       }
     }
-    onProgress?.(rendered.length, site.routes.length);
+    onProgress?.(rendered.length, routes.length);
     return rendered;
   }
 
@@ -776,24 +784,4 @@ export async function readTemplate(paths: ProjectPaths): Promise<string> {
   const template = await readFile(paths.template, 'utf8');
   checkTemplate(template, shown);
   return template;
-}
-
-export function checkRoutes(paths: ProjectPaths, routes: Route[]): Route[] {
-  const shown = relative(paths.root, paths.routes);
-  const seen = new Map<string, string>();
-  routes.forEach((route, i) => {
-    if (!route || typeof route.path !== 'string' || !route.path.startsWith('/'))
-      throw new RoutesError(`${shown}: routes[${i}].path must be a path starting with "/".`);
-    if (typeof route.page !== 'function')
-      throw new RoutesError(`${shown}: routes[${i}] (${route.path}) has no page component.`);
-    if (typeof route.head !== 'function')
-      throw new RoutesError(`${shown}: routes[${i}] (${route.path}) has no head() function giving its title.`);
-    const file = planRoute(route).file;
-    if (seen.has(file))
-      throw new RoutesError(
-        `${shown}: routes ${seen.get(file)} and ${route.path} both write ${file}. Give each route its own path.`,
-      );
-    seen.set(file, route.path);
-  });
-  return routes;
 }
