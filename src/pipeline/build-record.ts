@@ -25,17 +25,17 @@ interface RecordFile {
   build: RecordedBuild;
   /** What each output file was made from (see OutputKeys); absent from records of earlier versions. */
   made?: Array<[path: string, key: string]>;
-  /** Each page's render hash and the key of its compression (see page-cache.ts), by output file. */
-  renders?: Array<[file: string, render: string, compression: string]>;
+  /** Each page's render hash (see page-cache.ts), by output file. */
+  renders?: Array<[file: string, render: string]>;
 }
 
 /**
  * What the files of a build are made from, as the next build compares them: a page's HTML and its .br and .gz by its
- * document key, any other file by a hash of its bytes; and each page's render hash and compression key.
+ * document key, any other file by a hash of its bytes; and each page's render hash.
  */
 export interface OutputKeys {
   made: Map<string, string>;
-  renders: Map<string, { render: string; compression: string }>;
+  renders: Map<string, string>;
 }
 
 /**
@@ -190,7 +190,7 @@ export class BuildRecord {
     return {
       keys: {
         made,
-        renders: new Map(record.renders.map(([file, render, compression]) => [file, { render, compression }])),
+        renders: new Map(record.renders),
       },
       pages: new Map((record.build.pages as Page[]).map((page) => [page.file, page])),
       unchanged: (path, key) => {
@@ -211,7 +211,7 @@ export class BuildRecord {
       output,
       build,
       made: keys && [...keys.made],
-      renders: keys && [...keys.renders].map(([file, { render, compression }]) => [file, render, compression]),
+      renders: keys && [...keys.renders],
     };
     // On a read-only or full disk, the next build builds.
     await writeCacheFile(this.#file, () => JSON.stringify(record));

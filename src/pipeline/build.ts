@@ -67,7 +67,7 @@ export interface BuildResult {
 /** Pages made one batch at a time: each batch's documents are made while the one before is compressed and written. */
 export const BATCH = 64;
 /** Batches compressed and written at once: memory holds no more pages than these. */
-export const BATCHES_AT_ONCE = 3;
+export const BATCHES_AT_ONCE = 8;
 
 /** Where a build is: rendering (or reading renders back), then making, compressing and writing the pages. */
 export interface BuildProgress {
@@ -121,7 +121,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     compressor,
     cache,
     onProgress: onProgress && ((done, total) => onProgress({ step: 'render', done, total })),
-    lastRenders: last && new Map([...last.keys.renders].map(([file, { render }]) => [file, render])),
+    lastRenders: last?.keys.renders,
   });
   try {
     const run = await pipeline.run();
@@ -135,7 +135,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
         ? { write: async (path, data) => void memory.set(path, data) }
         : await OutputFolder.open(options.out, { inPlace: !!last });
     const keys: OutputKeys | undefined = record && { made: new Map(), renders: new Map() };
-    const reuse = keys && { last, keys, cache };
+    const reuse = keys && { last, keys };
     let pages: PageReport[];
     try {
       pages = await writePages(output, sink, compressor, onProgress, reuse);
@@ -189,7 +189,6 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
 export interface Reuse {
   last: LastOutput<PageReport> | undefined;
   keys: OutputKeys;
-  cache: PageCache;
 }
 
 /** The file and its .br and .gz as the last build recorded them, when every one of them is as it left them. */
@@ -231,12 +230,10 @@ export async function writePages(
       const key = reuse && output.documentKey(page);
       const kept = key ? keptAsIs(reuse, page.file, key) : undefined;
       const report = kept && reuse!.last!.pages.get(page.file);
-      const recorded = kept && reuse!.last!.keys.renders.get(page.file);
-      if (report && recorded) {
+      if (report) {
         reports[index] = { ...report, ms: Math.round(page.ms * 10) / 10 };
         for (const file of kept) reuse!.keys.made.set(file, key!);
-        reuse!.keys.renders.set(page.file, { render: page.hash, compression: recorded.compression });
-        reuse!.cache.keepPage(page.file, recorded.compression);
+        reuse!.keys.renders.set(page.file, page.hash);
         return;
       }
       const began = performance.now();
@@ -245,9 +242,9 @@ export async function writePages(
     });
     const written: Promise<void> = Promise.all(
       batch.map(async ({ page, index, key, html, criticalBytes, ms }) => {
-        const compression = compressor?.keyOf(page.file, html);
         const [compressed, js] = await Promise.all([
-          compressor?.compress(page.file, html, { keep: false, key: compression }),
+          // Neither kept in memory nor in the cache: a page is compressed once, and not again while it is unchanged.
+          compressor?.compress(page.file, html, { keep: false, store: false }),
           scriptsOf(page.entry),
         ]);
         const files: Array<[string, Uint8Array | string]> = [[page.file, html]];
@@ -257,7 +254,7 @@ export async function writePages(
           await sink.write(file, data);
           if (key) reuse!.keys.made.set(file, key);
         }
-        reuse?.keys.renders.set(page.file, { render: page.hash, compression: compression ?? '' });
+        reuse?.keys.renders.set(page.file, page.hash);
         reports[index] = {
           path: page.path,
           file: page.file,

@@ -1,5 +1,5 @@
-// What `site-gen build` keeps between builds: each page's render and document, the client bundle and the compressed
-// output files, named by a hash of everything each was made from, so unchanged work is read back.
+// What `site-gen build` keeps between builds: each page's render and links, the client bundle and the compressed
+// output files other than pages, named by a hash of everything each was made from, so unchanged work is read back.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
@@ -10,14 +10,6 @@ import { toolModule, toolRoot } from '../core/paths.ts';
 import type { ClientBundle } from './bundle.ts';
 import { asBuffer, type Compressed, type CompressionStore } from './compress.ts';
 import type { RenderedPage } from './render.tsx';
-
-/** A page's document as the last build made it: valid while `documentKey` (see documentKey) is the current one. */
-export interface CachedDocument {
-  documentKey: string;
-  /** Bytes of its inline critical CSS, for the report (the CSS itself is in `html`). */
-  criticalBytes: number;
-  html: string;
-}
 
 interface CachedBundle {
   /** Every project file the bundle read, with the hash of its content then. */
@@ -93,10 +85,10 @@ export function renderKey(siteKey: string, path: string): string {
   return hash(siteKey, path);
 }
 
-/** `page` without its HTML: what a render hash covers besides it. */
-export function renderHash(page: RenderedPage, file: string, siteHead: unknown): string {
-  const { html, ...rest } = page;
-  return hash(file, html, JSON.stringify(rest), JSON.stringify(siteHead ?? null));
+/** A render's hash: `htmlHash` is hash(page.html), which the build has made already to read the page's links. */
+export function renderHash(page: RenderedPage, file: string, siteHead: unknown, htmlHash = hash(page.html)): string {
+  const { html: _html, ...rest } = page;
+  return hash(file, htmlHash, JSON.stringify(rest), JSON.stringify(siteHead ?? null));
 }
 
 /** `images`: the image files' fingerprint (src/images/fingerprint.ts): a replaced image renders its pages again. */
@@ -124,9 +116,11 @@ export function documentKey(documentBase: string, renderHash: string, scripts: u
 
 /**
  * What `site-gen build` keeps between builds, one folder per project, output base and mode (a PackStore: entries read
- * one at a time, never the whole cache): each page's render and document, the client bundle and the compressed output
- * files, named by a hash of everything each was made from, so an entry is never stale. Each build keeps only what it
- * used: the cache holds one build's worth and never grows with old entries. Safe to delete.
+ * one at a time, never the whole cache): each page's render and links, the client bundle and the compressed output
+ * files, named by a hash of everything each was made from, so an entry is never stale. Not the pages' documents nor
+ * their compressions: a page whose document is the last build's is not made again at all (see build-record.ts), so
+ * they would be read back only after the output folder was removed, and they are most of a cache's bytes. Each build
+ * keeps only what it used: the cache holds one build's worth and never grows with old entries. Safe to delete.
  *
  * Without the cache (`--no-cache`) a build still streams its pages through a store, a temporary one (`scratch`) that
  * it reads nothing from and deletes at the end: the pages' renders wait there for the client bundle, out of memory.
@@ -184,25 +178,6 @@ export class PageCache implements CompressionStore {
   /** A page whose render was read back keeps its links for the next build, unread. */
   keepLinks(file: string): void {
     if (!this.#scratch) this.#store.keep(`l:${file}`);
-  }
-
-  /** The document last made for the output file `file`: the caller checks its `documentKey`. */
-  document(file: string): CachedDocument | undefined {
-    return this.#scratch ? undefined : this.#store.get<CachedDocument>(`d:${file}`);
-  }
-
-  setDocument(file: string, document: CachedDocument): void {
-    if (!this.#scratch) this.#store.set(`d:${file}`, document);
-  }
-
-  /**
-   * A page this build did not make again (its files are as the last build wrote them): its document and its
-   * compression stay in the cache, unread, for a build that needs them (one whose output folder was removed).
-   */
-  keepPage(file: string, compressionKey: string | undefined): void {
-    if (this.#scratch) return;
-    this.#store.keep(`d:${file}`);
-    if (compressionKey) this.#store.keep(`c:${compressionKey}`);
   }
 
   /** The client bundle kept under `key`, if every file it read still has the content it had. */

@@ -28,7 +28,6 @@ import {
   renderKey,
   siteRenderKey,
   toolVersionKey,
-  type CachedDocument,
   PageCache,
 } from './page-cache.ts';
 import { PagesOnRequest } from './pages-on-request.ts';
@@ -127,7 +126,7 @@ export interface PipelineOutput {
   files: OutputFiles;
   /** Each page, in the routes' order (build only: dev renders them on request). */
   pages: RenderedRoute[];
-  /** Build: a page's document, made when asked for (read back from the cache when nothing it is made from changed). */
+  /** Build: a page's document, made when asked for. */
   document: (page: RenderedRoute) => PageOutput;
   /** Build: the key that stands for a page's document (see documentKey in page-cache.ts), known before it is made. */
   documentKey: (page: RenderedRoute) => string;
@@ -467,8 +466,9 @@ export class Pipeline {
         pageHash = this.#renderHash(plan, page);
       } else {
         // Links and ids are read from the HTML once: a page that renders as in the last build takes them from there.
+        let htmlHash: string | undefined;
         const collect = (html: string) => {
-          const htmlHash = hash(html);
+          htmlHash = hash(html);
           const kept = cache.links(plan.file, htmlHash);
           if (kept) return kept;
           const found = collectLinks(html);
@@ -476,7 +476,7 @@ export class Pipeline {
           return found;
         };
         page = renderPage(plan.route, { ...props, path: plan.path }, { base, images: this.#imageReader(), collect });
-        pageHash = this.#renderHash(plan, page);
+        pageHash = this.#renderHash(plan, page, htmlHash);
         // A page that renders as it did in the last build is not kept again: a content edit renders every page anew,
         // and writing them all to the cache would cost more than the edit.
         if (lastRenders?.get(plan.file) !== pageHash) cache.setRender(key, page);
@@ -504,7 +504,7 @@ export class Pipeline {
   }
 
   /** What a page rendered to, with what the site's head hook gives it: see renderHash. */
-  #renderHash(plan: PlannedRoute, page: RenderedPage): string {
+  #renderHash(plan: PlannedRoute, page: RenderedPage, htmlHash?: string): string {
     const site = this.#site!;
     const { base } = this.#options;
     const head = siteHead(site.head, {
@@ -514,7 +514,7 @@ export class Pipeline {
       base,
       head: page.head,
     });
-    return renderHash(page, plan.file, head);
+    return renderHash(page, plan.file, head, htmlHash);
   }
 
   /** Critical CSS by page shape: pages of one template share a shape, so the rules are selected once for all of them. */
@@ -721,15 +721,10 @@ export class Pipeline {
     };
     const keyOf = (page: RenderedRoute) => documentKey(documentBase, page.hash, client.pages.get(page.entry));
     const document = (page: RenderedRoute): PageOutput => {
-      const key = keyOf(page);
-      const kept = cache.document(page.file);
-      if (kept?.documentKey === key) return { html: kept.html, criticalBytes: kept.criticalBytes };
       const body = render(page);
       const critical = this.#criticalOf(body.html);
       const html = this.#document(page, body, critical, client.pages.get(page.entry));
-      const made: CachedDocument = { documentKey: key, criticalBytes: Buffer.byteLength(critical.critical), html };
-      cache.setDocument(page.file, made);
-      return { html, criticalBytes: made.criticalBytes };
+      return { html, criticalBytes: Buffer.byteLength(critical.critical) };
     };
     return {
       config: this.#config!,
