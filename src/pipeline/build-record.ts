@@ -2,6 +2,7 @@
 // so that a build with nothing changed checks the output folder and stops, and a build with something changed writes
 // only the files that changed.
 import { createHash } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { SiteConfig } from '../core/config.ts';
@@ -199,6 +200,11 @@ export class BuildRecord {
       },
       present: now.map(([path]) => path),
     };
+  }
+
+  /** Drops the record: the next build into the folder builds and writes everything. */
+  async forget(): Promise<void> {
+    await rm(this.#file, { force: true });
   }
 
   /** Records a build that just wrote the output folder, made from the inputs as `check` read them and `build.inputs`. */

@@ -147,12 +147,17 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
         );
       await writeOtherFiles(output.files, sink, compressor, reuse);
       times.compress = since(began);
-      // Only now, every check passed, does the output folder change: see OutputFolder.
-      if (sink instanceof OutputFolder) await sink.commit(keys && new Set(keys.made.keys()), last?.present);
     } catch (error) {
       if (sink instanceof OutputFolder) await sink.abort();
       throw error;
     }
+    // Only now, every check passed, does the output folder change: see OutputFolder.
+    if (sink instanceof OutputFolder)
+      await sink.commit(keys && new Set(keys.made.keys()), last?.present).catch(async (error: unknown) => {
+        // An update in place that failed halfway leaves a folder no record describes: the next build replaces it.
+        if (last) await record?.forget();
+        throw error;
+      });
     times.write = since(began);
     const files =
       sink instanceof OutputFolder

@@ -157,8 +157,9 @@ export class OutputFolder implements OutputSink {
 
   /**
    * Puts the new output in place of the old. In place: `files` is every file of the new output (those written and
-   * those kept), `present` every file in the output folder before; the files written replace theirs, and those of
-   * `present` not in `files` are deleted, with the folders they leave empty.
+   * those kept), `present` every file in the output folder before; those of `present` not in `files` are deleted, with
+   * the folders they leave empty, and then the files written replace theirs (deleted first: a page's folder may give
+   * its name to a file, or a file to a folder).
    */
   async commit(files?: ReadonlySet<string>, present: readonly string[] = []): Promise<void> {
     if (this.#inPlace) {
@@ -181,6 +182,14 @@ export class OutputFolder implements OutputSink {
   async #commitInPlace(files: ReadonlySet<string>, present: readonly string[]): Promise<void> {
     try {
       await this.flush();
+      const emptied = new Set<string>();
+      for (const path of present) {
+        if (files.has(path)) continue;
+        await rm(join(this.#out, path), { force: true });
+        emptied.add(dirname(join(this.#out, path)));
+      }
+      // Deepest first: a folder whose only content was an emptied folder goes too.
+      for (const folder of [...emptied].sort((a, b) => b.length - a.length)) await removeIfEmpty(folder, this.#out);
       const made = new Set<string>();
       for (const path of this.written) {
         const target = join(this.#out, path);
@@ -191,14 +200,6 @@ export class OutputFolder implements OutputSink {
         }
         await rename(join(this.#staging, path), target);
       }
-      const emptied = new Set<string>();
-      for (const path of present) {
-        if (files.has(path)) continue;
-        await rm(join(this.#out, path), { force: true });
-        emptied.add(dirname(join(this.#out, path)));
-      }
-      // Deepest first: a folder whose only content was an emptied folder goes too.
-      for (const folder of [...emptied].sort((a, b) => b.length - a.length)) await removeIfEmpty(folder, this.#out);
     } catch (error) {
       throw this.#failed(error);
     } finally {

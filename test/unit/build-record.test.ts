@@ -222,6 +222,11 @@ record("a route removed: its page's files are deleted, with the folder they leav
   assert.not.ok(result.upToDate);
   assert.not.ok(existsSync(join(out, 'static')), 'static/ is gone');
   assert.equal(tree(out), await fresh(), 'the folder holds what a build from nothing makes');
+  // The page's folder gives its name to a file: the folder goes before the file takes its place.
+  copy.write('public/static', 'a file where a folder was');
+  await build();
+  assert.is(readFileSync(join(out, 'static'), 'utf8'), 'a file where a folder was');
+  assert.equal(tree(out), await fresh(), 'and the folder holds what a build from nothing makes');
 });
 
 record('a build that fails a check leaves the output folder as it was, though it writes in place', async () => {
