@@ -1,6 +1,8 @@
 // The record of the last build into an output folder: a hash of everything it read and a note of every file it wrote,
-// so that a build with nothing changed checks the output folder and stops.
+// so that a build with nothing changed checks the output folder and stops, and a build with something changed writes
+// only the files that changed.
 import { createHash } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { SiteConfig } from '../core/config.ts';
@@ -22,6 +24,33 @@ interface RecordFile {
   /** Every file written, with what identifies that very file on disk: its size, inode and change time. */
   output: Array<[path: string, identity: string]>;
   build: RecordedBuild;
+  /** What each output file was made from (see OutputKeys); absent from records of earlier versions. */
+  made?: Array<[path: string, key: string]>;
+  /** Each page's render hash (see page-cache.ts), by output file. */
+  renders?: Array<[file: string, render: string]>;
+}
+
+/**
+ * What the files of a build are made from, as the next build compares them: a page's HTML and its .br and .gz by its
+ * document key, any other file by a hash of its bytes; and each page's render hash.
+ */
+export interface OutputKeys {
+  made: Map<string, string>;
+  renders: Map<string, string>;
+}
+
+/**
+ * The last build into the output folder, as the next one reads it to write only what changed: what each file was made
+ * from, and which files are still as that build left them.
+ */
+export interface LastOutput<Page> {
+  keys: OutputKeys;
+  /** The last build's report of each page, by output file. */
+  pages: Map<string, Page>;
+  /** Whether `path` is as the last build wrote it, from what `key` stands for. */
+  unchanged(path: string, key: string): boolean;
+  /** Every file in the output folder now. */
+  present: string[];
 }
 
 /** The folders whose every file is an input, whether or not the last build read it (a new file may be picked up). */
@@ -91,6 +120,8 @@ export class BuildRecord {
   /** The source folders' files when the build started. */
   #sources: string[] = [];
   readonly #tool: string;
+  /** The record as `check` read it. */
+  #read: RecordFile | undefined;
 
   /** `tool`: the tool's version key (toolVersionKey), given by tests that stand for another version of the tool. */
   constructor(paths: ProjectPaths, flags: { base: string; out: string }, tool = toolVersionKey()) {
@@ -132,6 +163,7 @@ export class BuildRecord {
       return undefined;
     }
     if (!record || !Array.isArray(record.inputs) || !Array.isArray(record.output)) return undefined;
+    this.#read = record;
     if (this.#key(record.inputs) !== record.key) return undefined;
     const now = outputFiles(resolve(this.#flags.out));
     if (!now || now.length !== record.output.length) return undefined;
@@ -143,11 +175,50 @@ export class BuildRecord {
     return { ...(record.build as RecordedBuild<Page>), files: record.output.map(([path]) => path) };
   }
 
+  /**
+   * The last build into the output folder, when `check` found its record and the folder is there: what its files were
+   * made from, and which of them nobody has touched since (by identity, as `check` compares them). A record from
+   * another version of the tool, or none, gives nothing: the build writes every file.
+   */
+  last<Page extends { file: string }>(): LastOutput<Page> | undefined {
+    const record = this.#read;
+    if (!record?.made || !record.renders || !Array.isArray(record.build?.pages)) return undefined;
+    const now = outputFiles(resolve(this.#flags.out));
+    if (!now) return undefined;
+    const identities = new Map(record.output);
+    const current = new Map(now);
+    const made = new Map(record.made);
+    return {
+      keys: {
+        made,
+        renders: new Map(record.renders),
+      },
+      pages: new Map((record.build.pages as Page[]).map((page) => [page.file, page])),
+      unchanged: (path, key) => {
+        const identity = identities.get(path);
+        return identity !== undefined && made.get(path) === key && current.get(path) === identity;
+      },
+      present: now.map(([path]) => path),
+    };
+  }
+
+  /** Drops the record: the next build into the folder builds and writes everything. */
+  async forget(): Promise<void> {
+    await rm(this.#file, { force: true });
+  }
+
   /** Records a build that just wrote the output folder, made from the inputs as `check` read them and `build.inputs`. */
-  async save(build: RecordedBuild): Promise<void> {
+  async save(build: RecordedBuild, keys?: OutputKeys): Promise<void> {
     const output = outputFiles(resolve(this.#flags.out));
     if (!output) return;
-    const record: RecordFile = { key: this.#key(build.inputs), inputs: build.inputs, output, build };
+    const record: RecordFile = {
+      key: this.#key(build.inputs),
+      inputs: build.inputs,
+      output,
+      build,
+      made: keys && [...keys.made],
+      renders: keys && [...keys.renders],
+    };
     // On a read-only or full disk, the next build builds.
     await writeCacheFile(this.#file, () => JSON.stringify(record));
   }

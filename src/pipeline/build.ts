@@ -3,15 +3,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SiteConfig } from '../core/config.ts';
 import { normaliseBase } from '../core/base-path.ts';
-import { BuildRecord } from './build-record.ts';
+import { BuildRecord, type LastOutput, type OutputKeys } from './build-record.ts';
 import { assertWithinBudget } from './check.ts';
 import { byteLength, Compressor, shouldPrecompress } from './compress.ts';
 import { projectPaths } from '../core/paths.ts';
-import { PageCache } from './page-cache.ts';
+import { hash, PageCache } from './page-cache.ts';
 import { PagesOnRequest } from './pages-on-request.ts';
 import type { PageScripts } from './bundle.ts';
-import type { PipelineOutput, StageTimes } from './pipeline.ts';
-import { assertSafeOutDir, OutputFolder, withPrecompressed, type OutputFiles, type OutputSink } from './write.ts';
+import { isBuildMetadata } from '../core/http/hashed-files.ts';
+import type { PageOutput, PipelineOutput, RenderedRoute, StageTimes } from './pipeline.ts';
+import { assertSafeOutDir, OutputFolder, type OutputFiles, type OutputSink } from './write.ts';
 
 export interface BuildOptions {
   config: string;
@@ -66,7 +67,7 @@ export interface BuildResult {
 /** Pages made one batch at a time: each batch's documents are made while the one before is compressed and written. */
 export const BATCH = 64;
 /** Batches compressed and written at once: memory holds no more pages than these. */
-export const BATCHES_AT_ONCE = 3;
+export const BATCHES_AT_ONCE = 8;
 
 /** Where a build is: rendering (or reading renders back), then making, compressing and writing the pages. */
 export interface BuildProgress {
@@ -87,15 +88,15 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     options.cache === false || options.write === false || options.precompress === false
       ? undefined
       : new BuildRecord(paths, { base, out: options.out });
-  const last = record?.check<PageReport>();
-  if (last) {
-    const files = new PagesOnRequest(new Map(), last.files, (file) => readFileSync(join(options.out, file)));
+  const unchanged = record?.check<PageReport>();
+  if (unchanged) {
+    const files = new PagesOnRequest(new Map(), unchanged.files, (file) => readFileSync(join(options.out, file)));
     const none = { fresh: 0, cached: 0 };
     return {
-      config: last.config,
-      pages: last.pages,
+      config: unchanged.config,
+      pages: unchanged.pages,
       files,
-      inputs: last.inputs,
+      inputs: unchanged.inputs,
       compressed: none,
       rendered: { kept: 0, made: 0 },
       images: { encoded: 0, kept: 0 },
@@ -105,6 +106,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       ms: since(started),
     };
   }
+  // What the last build into this folder wrote, for writing only what changed (nothing without the cache).
+  const last = record?.last<PageReport>();
   // Loaded only now: a build with nothing changed needs none of React, esbuild or lightningcss.
   const { Pipeline } = await import('./pipeline.ts');
   const cache = options.cache === false ? PageCache.scratch() : PageCache.open(paths.cache, paths.config, base);
@@ -118,6 +121,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     compressor,
     cache,
     onProgress: onProgress && ((done, total) => onProgress({ step: 'render', done, total })),
+    lastRenders: last?.keys.renders,
   });
   try {
     const run = await pipeline.run();
@@ -126,33 +130,42 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     const times: BuildResult['times'] = { ...run.times };
     const began = performance.now();
     const memory: OutputFiles = new Map();
-    const sink: OutputSink & { flush?: () => Promise<void> } =
+    const sink: OutputSink =
       options.write === false
         ? { write: async (path, data) => void memory.set(path, data) }
-        : await OutputFolder.open(options.out);
+        : await OutputFolder.open(options.out, { inPlace: !!last });
+    const keys: OutputKeys | undefined = record && { made: new Map(), renders: new Map() };
+    const reuse = keys && { last, keys };
     let pages: PageReport[];
     try {
-      pages = await writePages(output, sink, compressor, onProgress);
+      pages = await writePages(output, sink, compressor, onProgress, reuse);
       // Every figure comes from the one compression of each file: the report, the budgets and the .br written agree.
       if (compressor)
         assertWithinBudget(
           pages.map((p) => ({ path: p.path, htmlBrotli: p.html.brotli, jsBrotli: p.js.brotli })),
           output.config.build.budgets,
         );
-      const others = compressor ? await withPrecompressed(output.files, compressor) : output.files;
-      for (const [path, data] of others) await sink.write(path, data);
+      await writeOtherFiles(output.files, sink, compressor, reuse);
       times.compress = since(began);
-      if (sink instanceof OutputFolder) await sink.commit();
     } catch (error) {
       if (sink instanceof OutputFolder) await sink.abort();
       throw error;
     }
+    // Only now, every check passed, does the output folder change: see OutputFolder.
+    if (sink instanceof OutputFolder)
+      await sink.commit(keys && new Set(keys.made.keys()), last?.present).catch(async (error: unknown) => {
+        // An update in place that failed halfway leaves a folder no record describes: the next build replaces it.
+        if (last) await record?.forget();
+        throw error;
+      });
     times.write = since(began);
     const files =
       sink instanceof OutputFolder
-        ? new PagesOnRequest(new Map(), [...sink.written].sort(), (file) => readFileSync(join(options.out, file)))
+        ? new PagesOnRequest(new Map(), [...(keys?.made.keys() ?? sink.written)].sort(), (file) =>
+            readFileSync(join(options.out, file)),
+          )
         : inOutputOrder(memory);
-    await Promise.all([cache.save(), record?.save({ config: output.config, pages, inputs: output.inputs })]);
+    await Promise.all([cache.save(), record?.save({ config: output.config, pages, inputs: output.inputs }, keys)]);
     const compressed = { fresh: compressor?.counts.compressed ?? 0, cached: compressor?.counts.cached ?? 0 };
     return {
       config: output.config,
@@ -174,15 +187,35 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
 }
 
 /**
+ * How a build reuses the last one's files (with the cache, into an output folder): `last`, what the last build wrote
+ * (none when there is no usable record: every file is written); `keys`, what this build's files are made from, filled
+ * in as they are written or kept, for the record.
+ */
+export interface Reuse {
+  last: LastOutput<PageReport> | undefined;
+  keys: OutputKeys;
+}
+
+/** The file and its .br and .gz as the last build recorded them, when every one of them is as it left them. */
+function keptAsIs(reuse: Reuse | undefined, path: string, key: string): string[] | undefined {
+  const last = reuse?.last;
+  if (!last?.unchanged(path, key)) return undefined;
+  const files = [path, `${path}.br`, `${path}.gz`].filter((file) => last.keys.made.has(file));
+  return files.every((file) => last.unchanged(file, key)) ? files : undefined;
+}
+
+/**
  * The pages, a batch at a time: each page's document (read back from the cache when nothing it is made from changed),
- * its compression on the compression threads, the files written; then the batch is let go. Returns each page's report,
- * in the routes' order.
+ * its compression on the compression threads, the files written; then the batch is let go. A page whose document key
+ * is the last build's, with its files as that build left them, is not made at all: its report is the last one. Returns
+ * each page's report, in the routes' order.
  */
 export async function writePages(
   output: PipelineOutput,
   sink: OutputSink,
   compressor: Compressor | undefined,
   onProgress: BuildOptions['onProgress'],
+  reuse?: Reuse,
 ): Promise<PageReport[]> {
   const reports: PageReport[] = new Array(output.pages.length);
   const scripts = new Map<string, Promise<PageReport['js']>>();
@@ -196,22 +229,37 @@ export async function writePages(
   const running = new Set<Promise<void>>();
   for (let start = 0; start < total; start += BATCH) {
     while (running.size >= BATCHES_AT_ONCE) await Promise.race(running);
-    const batch = output.pages.slice(start, start + BATCH).map((page, i) => {
+    const batch: Array<{ page: RenderedRoute; index: number; key?: string } & PageOutput & { ms: number }> = [];
+    output.pages.slice(start, start + BATCH).forEach((page, i) => {
+      const index = start + i;
+      const key = reuse && output.documentKey(page);
+      const kept = key ? keptAsIs(reuse, page.file, key) : undefined;
+      const report = kept && reuse!.last!.pages.get(page.file);
+      if (report) {
+        reports[index] = { ...report, ms: Math.round(page.ms * 10) / 10 };
+        for (const file of kept) reuse!.keys.made.set(file, key!);
+        reuse!.keys.renders.set(page.file, page.hash);
+        return;
+      }
       const began = performance.now();
       const made = output.document(page);
-      return { page, index: start + i, ...made, ms: page.ms + performance.now() - began };
+      batch.push({ page, index, key, ...made, ms: page.ms + performance.now() - began });
     });
     const written: Promise<void> = Promise.all(
-      batch.map(async ({ page, index, html, criticalBytes, ms }) => {
+      batch.map(async ({ page, index, key, html, criticalBytes, ms }) => {
         const [compressed, js] = await Promise.all([
-          compressor?.compress(page.file, html, { keep: false }),
+          // Neither kept in memory nor in the cache: a page is compressed once, and not again while it is unchanged.
+          compressor?.compress(page.file, html, { keep: false, store: false }),
           scriptsOf(page.entry),
         ]);
-        await sink.write(page.file, html);
-        if (compressed && shouldPrecompress(page.file, byteLength(html))) {
-          await sink.write(`${page.file}.br`, compressed.br);
-          await sink.write(`${page.file}.gz`, compressed.gz);
+        const files: Array<[string, Uint8Array | string]> = [[page.file, html]];
+        if (compressed && shouldPrecompress(page.file, byteLength(html)))
+          files.push([`${page.file}.br`, compressed.br], [`${page.file}.gz`, compressed.gz]);
+        for (const [file, data] of files) {
+          await sink.write(file, data);
+          if (key) reuse!.keys.made.set(file, key);
         }
+        reuse?.keys.renders.set(page.file, page.hash);
         reports[index] = {
           path: page.path,
           file: page.file,
@@ -222,7 +270,7 @@ export async function writePages(
         };
       }),
     ).then(() => {
-      done += batch.length;
+      done += Math.min(BATCH, total - start);
       onProgress?.({ step: 'write', done, total });
       running.delete(written);
     });
@@ -232,6 +280,44 @@ export async function writePages(
   }
   await Promise.all(running);
   return reports;
+}
+
+/**
+ * Every output file but the pages, with .br and .gz beside each text file over 1 KB that is served (not the build's
+ * own notes in .site-gen/), all compressed at once; written in path order. A file whose bytes, and siblings, are as
+ * the last build left them is not written again.
+ */
+export async function writeOtherFiles(
+  files: OutputFiles,
+  sink: OutputSink,
+  compressor: Compressor | undefined,
+  reuse?: Reuse,
+): Promise<void> {
+  const sorted = [...files].sort(([a], [b]) => a.localeCompare(b));
+  const made = await Promise.all(
+    sorted.map(async ([path, data]) => {
+      const key = reuse && hash(data);
+      const kept = key ? keptAsIs(reuse, path, key) : undefined;
+      if (kept) return { path, key, kept };
+      const compressed =
+        compressor && shouldPrecompress(path, byteLength(data)) && !isBuildMetadata(path)
+          ? await compressor.compress(path, data)
+          : undefined;
+      return { path, key, data, compressed };
+    }),
+  );
+  for (const file of made) {
+    if (file.kept) {
+      for (const path of file.kept) reuse!.keys.made.set(path, file.key!);
+      continue;
+    }
+    const parts: Array<[string, Uint8Array | string]> = [[file.path, file.data!]];
+    if (file.compressed) parts.push([`${file.path}.br`, file.compressed.br], [`${file.path}.gz`, file.compressed.gz]);
+    for (const [path, data] of parts) {
+      await sink.write(path, data);
+      if (file.key) reuse!.keys.made.set(path, file.key);
+    }
+  }
 }
 
 /** What a page's scripts weigh: raw and brotli (0 without precompression), once per script entry. */

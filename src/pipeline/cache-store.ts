@@ -100,6 +100,13 @@ export class PackStore {
     return this.#next.has(key) || this.#previous.has(key);
   }
 
+  /** Keeps the entry under `key` for the next run without reading it, if there is one. */
+  keep(key: string): void {
+    if (this.#next.has(key)) return;
+    const at = this.#previous.get(key);
+    if (at) this.#next.set(key, at);
+  }
+
   /** Keeps `value` under `key`: appended to this run's pack now, so memory never holds more than the entry. */
   set(key: string, value: unknown): void {
     if (this.#failed) return;

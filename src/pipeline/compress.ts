@@ -256,20 +256,40 @@ export class Compressor {
     this.#store = options.store;
   }
 
-  /**
-   * `data` compressed with the settings of `path`'s kind of file. `keep: false` (a build's pages, each asked for once):
-   * the result is not held in memory after it is returned, so memory does not grow with the pages.
-   */
-  compress(path: string, data: Uint8Array | string, { keep = true }: { keep?: boolean } = {}): Promise<Compressed> {
-    const last = this.#byPath.get(path);
-    if (last && last.data === data) return last.result;
+  /** The key `data`'s compression is kept under: its bytes and the settings of `path`'s kind of file. */
+  keyOf(path: string, data: Uint8Array | string): string {
     const settings = compressionSettings(path);
     const params = brotliParams(data, settings.brotliQuality);
-    const key = createHash('sha256')
+    return createHash('sha256')
       .update(`${JSON.stringify(params)}-gz${settings.gzipLevel}-${JSON.stringify(settings.retry ?? null)}\0`)
       .update(data)
       .digest('hex')
       .slice(0, 32);
+  }
+
+  /**
+   * `data` compressed with the settings of `path`'s kind of file. `keep: false` (a build's pages, each asked for once):
+   * the result is not held in memory after it is returned, so memory does not grow with the pages. `store: false`
+   * (a build's pages again): nor kept in the store between builds, nor looked for there.
+   */
+  compress(
+    path: string,
+    data: Uint8Array | string,
+    { keep = true, store = true }: { keep?: boolean; store?: boolean } = {},
+  ): Promise<Compressed> {
+    const last = this.#byPath.get(path);
+    if (last && last.data === data) return last.result;
+    const settings = compressionSettings(path);
+    const params = brotliParams(data, settings.brotliQuality);
+    const retry = settings.retry && { ...settings.retry, qualityParam: constants.BROTLI_PARAM_QUALITY };
+    if (!keep && !store) {
+      threads ??= new CompressionThreads();
+      return threads.run({ data, brotliParams: params, gzipLevel: settings.gzipLevel, retry }).then((made) => {
+        this.counts.compressed += 1;
+        return made;
+      });
+    }
+    const key = this.keyOf(path, data);
     let result = this.#results.get(key);
     if (!result) {
       const kept = this.#store?.compressed(key);
@@ -278,7 +298,6 @@ export class Compressor {
         result = Promise.resolve(kept);
       } else {
         threads ??= new CompressionThreads();
-        const retry = settings.retry && { ...settings.retry, qualityParam: constants.BROTLI_PARAM_QUALITY };
         result = threads.run({ data, brotliParams: params, gzipLevel: settings.gzipLevel, retry }).then((made) => {
           this.counts.compressed += 1;
           this.#store?.setCompressed(key, made);

@@ -1,5 +1,5 @@
-// What `site-gen build` keeps between builds: each page's render and document, the client bundle and the compressed
-// output files, named by a hash of everything each was made from, so unchanged work is read back.
+// What `site-gen build` keeps between builds: each page's render and links, the client bundle and the compressed
+// output files other than pages, named by a hash of everything each was made from, so unchanged work is read back.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
@@ -10,14 +10,6 @@ import { toolModule, toolRoot } from '../core/paths.ts';
 import type { ClientBundle } from './bundle.ts';
 import { asBuffer, type Compressed, type CompressionStore } from './compress.ts';
 import type { RenderedPage } from './render.tsx';
-
-/** A page's document as the last build made it: valid while `documentKey` (see documentKey) is the current one. */
-export interface CachedDocument {
-  documentKey: string;
-  /** Bytes of its inline critical CSS, for the report (the CSS itself is in `html`). */
-  criticalBytes: number;
-  html: string;
-}
 
 interface CachedBundle {
   /** Every project file the bundle read, with the hash of its content then. */
@@ -81,12 +73,22 @@ function installedVersion(name: string): string {
 
 /**
  * The one place a page's cache keys are made. A render is made from the tool, the site's code and content, the config,
- * the base and the path; and, since a page may show the year (the footer does), the day it was made on. Its document
- * adds the template, the stylesheet (its name and the CSS the critical rules come from), the page's scripts and the
- * dev server's extra scripts.
+ * the base and the path; and, since a page may show the year (the footer does), the day it was made on: its render key,
+ * known before it renders. What it rendered to (its HTML, head, islands, links, ids, images, and what the site's head
+ * hook gives it) is its render hash: a content edit gives every page a new render key, but only the pages it shows on
+ * a new render hash. Its document is made from the render hash and the rest of the document (the tool, the template,
+ * the stylesheet, the scripts, the site's details and base): its document key, which stands for the bytes of its HTML
+ * file and of their .br and .gz. A page whose document key is the last build's, and whose files are as that build left
+ * them, is neither made nor written again.
  */
 export function renderKey(siteKey: string, path: string): string {
   return hash(siteKey, path);
+}
+
+/** A render's hash: `htmlHash` is hash(page.html), which the build has made already to read the page's links. */
+export function renderHash(page: RenderedPage, file: string, siteHead: unknown, htmlHash = hash(page.html)): string {
+  const { html: _html, ...rest } = page;
+  return hash(file, htmlHash, JSON.stringify(rest), JSON.stringify(siteHead ?? null));
 }
 
 /** `images`: the image files' fingerprint (src/images/fingerprint.ts): a replaced image renders its pages again. */
@@ -94,15 +96,31 @@ export function siteRenderKey(siteCode: string, config: unknown, base: string, i
   return hash(toolVersionKey(), siteCode, JSON.stringify(config), base, new Date().toDateString(), images);
 }
 
-export function documentKey(documentBase: string, render: string, scripts: unknown): string {
-  return hash(documentBase, render, JSON.stringify(scripts ?? null));
+/** What every document of a build is made from besides its page: see renderKey. */
+export function documentBaseKey(parts: {
+  template: string;
+  templateFile: string;
+  cssFile: string;
+  css: string;
+  extraScripts: readonly string[];
+  captureScript: string;
+  site: unknown;
+  base: string;
+}): string {
+  return hash(toolVersionKey(), JSON.stringify(parts));
+}
+
+export function documentKey(documentBase: string, renderHash: string, scripts: unknown): string {
+  return hash(documentBase, renderHash, JSON.stringify(scripts ?? null));
 }
 
 /**
  * What `site-gen build` keeps between builds, one folder per project, output base and mode (a PackStore: entries read
- * one at a time, never the whole cache): each page's render and document, the client bundle and the compressed output
- * files, named by a hash of everything each was made from, so an entry is never stale. Each build keeps only what it
- * used: the cache holds one build's worth and never grows with old entries. Safe to delete.
+ * one at a time, never the whole cache): each page's render and links, the client bundle and the compressed output
+ * files, named by a hash of everything each was made from, so an entry is never stale. Not the pages' documents nor
+ * their compressions: a page whose document is the last build's is not made again at all (see build-record.ts), so
+ * they would be read back only after the output folder was removed, and they are most of a cache's bytes. Each build
+ * keeps only what it used: the cache holds one build's worth and never grows with old entries. Safe to delete.
  *
  * Without the cache (`--no-cache`) a build still streams its pages through a store, a temporary one (`scratch`) that
  * it reads nothing from and deletes at the end: the pages' renders wait there for the client bundle, out of memory.
@@ -146,13 +164,20 @@ export class PageCache implements CompressionStore {
     this.#store.set(`r:${key}`, page);
   }
 
-  /** The document kept for the page whose render key is `key`: the caller checks its `documentKey`. */
-  document(key: string): CachedDocument | undefined {
-    return this.#scratch ? undefined : this.#store.get<CachedDocument>(`d:${key}`);
+  /** The links and ids last read from the HTML of the page in `file`, if that HTML hashed to `html`. */
+  links(file: string, html: string): { links: string[]; ids: string[] } | undefined {
+    if (this.#scratch) return undefined;
+    const kept = this.#store.get<{ html: string; links: string[]; ids: string[] }>(`l:${file}`);
+    return kept?.html === html ? { links: kept.links, ids: kept.ids } : undefined;
   }
 
-  setDocument(key: string, document: CachedDocument): void {
-    if (!this.#scratch) this.#store.set(`d:${key}`, document);
+  setLinks(file: string, html: string, found: { links: string[]; ids: string[] }): void {
+    if (!this.#scratch) this.#store.set(`l:${file}`, { html, ...found });
+  }
+
+  /** A page whose render was read back keeps its links for the next build, unread. */
+  keepLinks(file: string): void {
+    if (!this.#scratch) this.#store.keep(`l:${file}`);
   }
 
   /** The client bundle kept under `key`, if every file it read still has the content it had. */

@@ -4,9 +4,8 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import type { SiteConfig } from '../core/config.ts';
 import type { ErrorScreenComponent } from '../error-screen.tsx';
-import { RoutesError, TemplateError } from '../core/errors.ts';
+import { TemplateError } from '../core/errors.ts';
 import type { HeadHook } from '../core/head.ts';
-import type { Route } from '../core/routes.ts';
 import { assembleOutput, pageDocument, stylesheetFile } from './assemble.ts';
 import { bundleClient, entrySource, type ClientBundle, type PageIslands, type PageScripts } from './bundle.ts';
 import { assertNoBrokenLinks, findBrokenLinks } from './check.ts';
@@ -17,20 +16,22 @@ import { checkTemplate } from './document.ts';
 import { EsbuildCache } from './esbuild-cache.ts';
 import { findModule, type ProjectPaths } from '../core/paths.ts';
 import type { ImageJob } from '../images/plan.ts';
-import { renderPage, type IslandUse, type RenderedPage } from './render.tsx';
+import { collectLinks, renderPage, type IslandUse, type RenderedPage } from './render.tsx';
 import { loadSite, validateContent } from './site-module.ts';
 import { esbuildTargets, resolveBrowsers } from './targets.ts';
+import { siteHead } from './head.ts';
 import {
+  documentBaseKey,
   documentKey,
+  renderHash,
   hash,
   renderKey,
   siteRenderKey,
   toolVersionKey,
-  type CachedDocument,
   PageCache,
 } from './page-cache.ts';
 import { PagesOnRequest } from './pages-on-request.ts';
-import { planRoute, type PlannedRoute } from './route-plan.ts';
+import { planRoutes, type PlannedRoute } from './route-plan.ts';
 import { readTree, type OutputFiles } from './write.ts';
 import { MarkdownCollections } from '../content/load.ts';
 import { markdownSources } from '../content/links.ts';
@@ -82,6 +83,12 @@ export interface PipelineOptions {
   cache?: PageCache;
   /** Called as pages are rendered (build: every page; dev renders on request and never calls it). */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Build: each page's render hash in the last build into the same output folder (see build-record.ts). A page that
+   * renders to the same is not kept in the cache again: its files stay as they are, unless its document changed too
+   * (then it is rendered again when its document is made).
+   */
+  lastRenders?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -91,6 +98,8 @@ export interface PipelineOptions {
  */
 export interface RenderedRoute extends PlannedRoute {
   key: string;
+  /** What it rendered to (see renderHash in page-cache.ts). */
+  hash: string;
   islands: IslandUse[];
   links: string[];
   ids: string[];
@@ -117,8 +126,10 @@ export interface PipelineOutput {
   files: OutputFiles;
   /** Each page, in the routes' order (build only: dev renders them on request). */
   pages: RenderedRoute[];
-  /** Build: a page's document, made when asked for (read back from the cache when nothing it is made from changed). */
+  /** Build: a page's document, made when asked for. */
   document: (page: RenderedRoute) => PageOutput;
+  /** Build: the key that stands for a page's document (see documentKey in page-cache.ts), known before it is made. */
+  documentKey: (page: RenderedRoute) => string;
   /** Build: what a page rendered to (read back from the page cache). */
   render: (page: RenderedRoute) => RenderedPage;
   client: ClientBundle;
@@ -364,9 +375,7 @@ export class Pipeline {
         const content = { ...validateContent(paths, site), ...markdown.content };
         this.#site = {
           code: hash(site.hash, markdown.hash),
-          routes: checkRoutes(paths, resolveRoutes(site.routes, content, relative(paths.root, paths.routes))).map(
-            planRoute,
-          ),
+          routes: planRoutes(paths, resolveRoutes(site.routes, content, relative(paths.root, paths.routes))),
           head: site.head,
           errorScreen: site.errorScreen,
           content,
@@ -420,9 +429,9 @@ export class Pipeline {
   }
 
   /**
-   * Build: renders every page, or reads its render back from the page cache, one after another. Each render goes to
-   * the cache (a scratch one with --no-cache) and memory keeps only what the later steps read of it, the same arrays
-   * shared by every page that has them. Hands the event loop back now and then, so a progress display can draw.
+   * Build: renders every page, or reads its render back from the page cache. Each render goes to the cache (a scratch
+   * one with --no-cache) unless it is the last build's, and memory keeps only what the later steps read of it, the same
+   * arrays shared by every page that has them. Hands the event loop back now and then, so a progress display can draw.
    */
   async #renderAll(): Promise<RenderedRoute[]> {
     const { base, onProgress } = this.#options;
@@ -442,21 +451,41 @@ export class Pipeline {
       if (!kept) shared.set(id, (kept = values) as never[]);
       return kept;
     };
+    const routes = site.routes;
     const rendered: RenderedRoute[] = [];
+    const lastRenders = this.#options.lastRenders;
     let yielded = performance.now();
-    for (const plan of site.routes) {
+    for (const plan of routes) {
       const key = renderKey(siteKey, plan.path);
       const began = performance.now();
       let page = cache.render(key);
-      if (page) cache.counts.kept += 1;
-      else {
-        page = renderPage(plan.route, { ...props, path: plan.path }, { base, images: this.#imageReader() });
-        cache.setRender(key, page);
+      let pageHash: string;
+      if (page) {
+        cache.counts.kept += 1;
+        cache.keepLinks(plan.file);
+        pageHash = this.#renderHash(plan, page);
+      } else {
+        // Links and ids are read from the HTML once: a page that renders as in the last build takes them from there.
+        let htmlHash: string | undefined;
+        const collect = (html: string) => {
+          htmlHash = hash(html);
+          const kept = cache.links(plan.file, htmlHash);
+          if (kept) return kept;
+          const found = collectLinks(html);
+          cache.setLinks(plan.file, htmlHash, found);
+          return found;
+        };
+        page = renderPage(plan.route, { ...props, path: plan.path }, { base, images: this.#imageReader(), collect });
+        pageHash = this.#renderHash(plan, page, htmlHash);
+        // A page that renders as it did in the last build is not kept again: a content edit renders every page anew,
+        // and writing them all to the cache would cost more than the edit.
+        if (lastRenders?.get(plan.file) !== pageHash) cache.setRender(key, page);
         if (cache.keeps) cache.counts.made += 1;
       }
       rendered.push({
         ...plan,
         key,
+        hash: pageHash,
         islands: share(page.islands),
         links: share(page.links),
         ids: share(page.ids),
@@ -465,13 +494,27 @@ export class Pipeline {
         ms: performance.now() - began,
       });
       if (performance.now() - yielded > 50) {
-        onProgress?.(rendered.length, site.routes.length);
+        onProgress?.(rendered.length, routes.length);
         await new Promise((resolve) => setImmediate(resolve));
         yielded = performance.now();
       }
     }
-    onProgress?.(rendered.length, site.routes.length);
+    onProgress?.(rendered.length, routes.length);
     return rendered;
+  }
+
+  /** What a page rendered to, with what the site's head hook gives it: see renderHash. */
+  #renderHash(plan: PlannedRoute, page: RenderedPage, htmlHash?: string): string {
+    const site = this.#site!;
+    const { base } = this.#options;
+    const head = siteHead(site.head, {
+      site: this.#config!.site,
+      content: site.content,
+      path: plan.path,
+      base,
+      head: page.head,
+    });
+    return renderHash(page, plan.file, head, htmlHash);
   }
 
   /** Critical CSS by page shape: pages of one template share a shape, so the rules are selected once for all of them. */
@@ -637,6 +680,9 @@ export class Pipeline {
       document: () => {
         throw new Error('site-gen: dev output makes its pages through its files; this is a bug.');
       },
+      documentKey: () => {
+        throw new Error('site-gen: dev output makes its pages through its files; this is a bug.');
+      },
       render: (page) => rendered(page),
       client,
       stylesheet: base + this.#cssFile!,
@@ -656,35 +702,36 @@ export class Pipeline {
     const indexed = rendered.filter((page) => !page.noindex).map(({ path }) => path);
     const { files, known } = this.#otherFiles(indexed, images);
     assertNoBrokenLinks(markdownSources(findBrokenLinks(rendered, known, base), this.#site!.content));
-    const documentBase = hash(
-      this.#template!,
-      this.#cssFile!,
-      this.#stylesheet!.css,
-      JSON.stringify(this.#options.extraScripts ?? []),
-      client.captureScript,
-    );
+    const documentBase = documentBaseKey({
+      template: this.#template!,
+      templateFile: relative(this.paths.root, this.paths.template),
+      cssFile: this.#cssFile!,
+      css: this.#stylesheet!.css,
+      extraScripts: this.#options.extraScripts ?? [],
+      captureScript: client.captureScript,
+      site: this.#config!.site,
+      base,
+    });
+    const props = { site: this.#config!.site, content: this.#site!.content };
     const render = (page: RenderedRoute): RenderedPage => {
-      const made = cache.render(page.key);
-      if (!made) throw new Error(`site-gen: the render of ${page.path} is missing from the page cache; this is a bug.`);
-      return made;
+      const kept = cache.render(page.key);
+      if (kept) return kept;
+      // Not kept: it rendered as in the last build (see lastRenders), and its document has changed since.
+      return renderPage(page.route, { ...props, path: page.path }, { base, images: this.#imageReader() });
     };
+    const keyOf = (page: RenderedRoute) => documentKey(documentBase, page.hash, client.pages.get(page.entry));
     const document = (page: RenderedRoute): PageOutput => {
-      const scripts = client.pages.get(page.entry);
-      const key = documentKey(documentBase, page.key, scripts);
-      const kept = cache.document(page.key);
-      if (kept?.documentKey === key) return { html: kept.html, criticalBytes: kept.criticalBytes };
       const body = render(page);
       const critical = this.#criticalOf(body.html);
-      const html = this.#document(page, body, critical, scripts);
-      const made: CachedDocument = { documentKey: key, criticalBytes: Buffer.byteLength(critical.critical), html };
-      cache.setDocument(page.key, made);
-      return { html, criticalBytes: made.criticalBytes };
+      const html = this.#document(page, body, critical, client.pages.get(page.entry));
+      return { html, criticalBytes: Buffer.byteLength(critical.critical) };
     };
     return {
       config: this.#config!,
       files,
       pages: rendered,
       document,
+      documentKey: keyOf,
       render,
       client,
       stylesheet: base + this.#cssFile!,
@@ -732,24 +779,4 @@ export async function readTemplate(paths: ProjectPaths): Promise<string> {
   const template = await readFile(paths.template, 'utf8');
   checkTemplate(template, shown);
   return template;
-}
-
-export function checkRoutes(paths: ProjectPaths, routes: Route[]): Route[] {
-  const shown = relative(paths.root, paths.routes);
-  const seen = new Map<string, string>();
-  routes.forEach((route, i) => {
-    if (!route || typeof route.path !== 'string' || !route.path.startsWith('/'))
-      throw new RoutesError(`${shown}: routes[${i}].path must be a path starting with "/".`);
-    if (typeof route.page !== 'function')
-      throw new RoutesError(`${shown}: routes[${i}] (${route.path}) has no page component.`);
-    if (typeof route.head !== 'function')
-      throw new RoutesError(`${shown}: routes[${i}] (${route.path}) has no head() function giving its title.`);
-    const file = planRoute(route).file;
-    if (seen.has(file))
-      throw new RoutesError(
-        `${shown}: routes ${seen.get(file)} and ${route.path} both write ${file}. Give each route its own path.`,
-      );
-    seen.set(file, route.path);
-  });
-  return routes;
 }

@@ -47,6 +47,11 @@ export interface RenderOptions {
   base?: string;
   /** How <Image> reads its files (see src/images/); without it, a page with an image fails to render. */
   images?: Omit<ImageRenderer, 'use'>;
+  /**
+   * The links and ids of the page's HTML (default collectLinks): a build gives those it read from the same HTML in the
+   * last build, reading them being a large part of a render.
+   */
+  collect?: (html: string) => { links: string[]; ids: string[] };
 }
 
 export function renderPage(route: Route, props: PageProps, options: RenderOptions = {}): RenderedPage {
@@ -89,7 +94,7 @@ export function renderPage(route: Route, props: PageProps, options: RenderOption
     );
   }
   if (images.length > 0) html = settlePriority(html);
-  const { links, ids } = collectLinks(html);
+  const { links, ids } = (options.collect ?? collectLinks)(html);
   return {
     html,
     head,

@@ -1,6 +1,9 @@
 // What a route becomes, decided once when the routes are loaded: its output file and its script entry. The one place
 // for route -> file and route -> entry; every stage, the build and the dev server read them from the plan.
+import { relative } from 'node:path';
+import { RoutesError } from '../core/errors.ts';
 import { pageFile, pagePathOf } from '../core/http/paths.ts';
+import type { ProjectPaths } from '../core/paths.ts';
 import type { Route } from '../core/routes.ts';
 
 export interface PlannedRoute {
@@ -27,4 +30,28 @@ export function entryName(route: Pick<Route, 'path' | 'file'>): string {
 export function planRoute(route: Route): PlannedRoute {
   const file = routeFile(route);
   return { route, path: route.path, file, entry: entryName(route) };
+}
+
+/**
+ * The routes as the site gives them, checked (a path, a page, a head; no two writing one file) and planned, in their
+ * order. `paths.routes` names the file in the errors.
+ */
+export function planRoutes(paths: Pick<ProjectPaths, 'root' | 'routes'>, routes: Route[]): PlannedRoute[] {
+  const shown = relative(paths.root, paths.routes);
+  const seen = new Map<string, string>();
+  return routes.map((route, i) => {
+    if (!route || typeof route.path !== 'string' || !route.path.startsWith('/'))
+      throw new RoutesError(`${shown}: routes[${i}].path must be a path starting with "/".`);
+    if (typeof route.page !== 'function')
+      throw new RoutesError(`${shown}: routes[${i}] (${route.path}) has no page component.`);
+    if (typeof route.head !== 'function')
+      throw new RoutesError(`${shown}: routes[${i}] (${route.path}) has no head() function giving its title.`);
+    const plan = planRoute(route);
+    if (seen.has(plan.file))
+      throw new RoutesError(
+        `${shown}: routes ${seen.get(plan.file)} and ${route.path} both write ${plan.file}. Give each route its own path.`,
+      );
+    seen.set(plan.file, route.path);
+    return plan;
+  });
 }

@@ -56,12 +56,16 @@ export interface OutputSink {
 }
 
 /**
- * An output folder replaced atomically: files are written to a sibling folder as they are made, then `commit()` moves
- * the old output aside and renames the new one into place. `abort()` (or a failed commit) leaves the previous output
- * as it was.
+ * An output folder that changes only once the build has passed every check: files are written to a sibling folder as
+ * they are made, and nothing in the output changes before `commit()`. A whole build (`inPlace: false`) is then swapped
+ * in: the old output moved aside, the new one renamed into place. A build that wrote only what changed (`inPlace:
+ * true`) renames each file it wrote over the old one and deletes the files the build no longer makes, so that the
+ * thousands of files that did not change are neither copied nor touched. `abort()` (or a failed swap) leaves the
+ * previous output as it was.
  */
 export class OutputFolder implements OutputSink {
   readonly #out: string;
+  readonly #inPlace: boolean;
   readonly #staging: string;
   readonly #previous: string;
   /** Folders made so far, so that each is made once. */
@@ -71,16 +75,17 @@ export class OutputFolder implements OutputSink {
   /** Paths written, in order. */
   readonly written: string[] = [];
 
-  private constructor(out: string, stamp: string) {
+  private constructor(out: string, stamp: string, inPlace: boolean) {
     this.#out = out;
+    this.#inPlace = inPlace;
     const parent = dirname(out);
     this.#staging = join(parent, `.${basename(out)}.tmp-${stamp}`);
     this.#previous = join(parent, `.${basename(out)}.old-${stamp}`);
   }
 
-  static async open(outDir: string): Promise<OutputFolder> {
+  static async open(outDir: string, { inPlace = false }: { inPlace?: boolean } = {}): Promise<OutputFolder> {
     const out = resolve(outDir);
-    const folder = new OutputFolder(out, `${process.pid}-${Date.now().toString(36)}`);
+    const folder = new OutputFolder(out, `${process.pid}-${Date.now().toString(36)}`, inPlace && existsSync(out));
     try {
       await mkdir(dirname(out), { recursive: true });
       if (existsSync(out) && !(await stat(out)).isDirectory()) {
@@ -150,8 +155,18 @@ export class OutputFolder implements OutputSink {
     if (this.#error !== undefined) throw this.#failed(this.#error);
   }
 
-  /** Puts the new output in place of the old. */
-  async commit(): Promise<void> {
+  /**
+   * Puts the new output in place of the old. In place: `files` is every file of the new output (those written and
+   * those kept), `present` every file in the output folder before; those of `present` not in `files` are deleted, with
+   * the folders they leave empty, and then the files written replace theirs (deleted first: a page's folder may give
+   * its name to a file, or a file to a folder).
+   */
+  async commit(files?: ReadonlySet<string>, present: readonly string[] = []): Promise<void> {
+    if (this.#inPlace) {
+      if (!files)
+        throw new Error('site-gen: an output folder updated in place needs its list of files; this is a bug.');
+      return this.#commitInPlace(files, present);
+    }
     try {
       await this.flush();
       if (existsSync(this.#out)) await rename(this.#out, this.#previous);
@@ -162,6 +177,34 @@ export class OutputFolder implements OutputSink {
       throw this.#failed(error);
     }
     await rm(this.#previous, { recursive: true, force: true });
+  }
+
+  async #commitInPlace(files: ReadonlySet<string>, present: readonly string[]): Promise<void> {
+    try {
+      await this.flush();
+      const emptied = new Set<string>();
+      for (const path of present) {
+        if (files.has(path)) continue;
+        await rm(join(this.#out, path), { force: true });
+        emptied.add(dirname(join(this.#out, path)));
+      }
+      // Deepest first: a folder whose only content was an emptied folder goes too.
+      for (const folder of [...emptied].sort((a, b) => b.length - a.length)) await removeIfEmpty(folder, this.#out);
+      const made = new Set<string>();
+      for (const path of this.written) {
+        const target = join(this.#out, path);
+        const folder = dirname(target);
+        if (!made.has(folder)) {
+          made.add(folder);
+          await mkdir(folder, { recursive: true });
+        }
+        await rename(join(this.#staging, path), target);
+      }
+    } catch (error) {
+      throw this.#failed(error);
+    } finally {
+      await rm(this.#staging, { recursive: true, force: true });
+    }
   }
 
   /** Removes what was written; the previous output stays. */
@@ -177,6 +220,15 @@ export class OutputFolder implements OutputSink {
       `Could not write the output to ${this.#out} (${code ?? (error as Error).message}). Check that the folder is writable and the disk has space; the previous output was kept.`,
       { cause: error },
     );
+  }
+}
+
+/** Removes `folder` and then each parent up to `root` (not included) while it is empty. */
+async function removeIfEmpty(folder: string, root: string): Promise<void> {
+  for (let dir = folder; dir !== root && dir.startsWith(root + sep); dir = dirname(dir)) {
+    const entries = await readdir(dir).catch(() => undefined);
+    if (!entries || entries.length > 0) return;
+    await rm(dir, { recursive: true, force: true });
   }
 }
 

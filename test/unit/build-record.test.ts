@@ -1,8 +1,17 @@
 // The record of the last build: a build with nothing changed checks the output folder and stops, writing nothing; any
 // change to what the output is made from (content, site code, stylesheet, template, public/, config, the tool, flags)
 // or to the output folder itself builds again.
-import { appendFileSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+  appendFileSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { basename, join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { BuildRecord } from '../../src/pipeline/build-record.ts';
@@ -155,6 +164,98 @@ record(
     }
   },
 );
+
+/** Every file of `dir` with what identifies it on disk: a file written again gets a new inode or change time. */
+function identities(dir: string): Map<string, string> {
+  const files = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+  return new Map(
+    files.map((entry) => {
+      const info = statSync(join(entry.parentPath, entry.name), { bigint: true });
+      return [join(entry.parentPath, entry.name).slice(dir.length + 1), `${info.ino}:${info.ctimeNs}`];
+    }),
+  );
+}
+
+/** What a build with no cache makes of the project now, in a folder of its own. */
+async function fresh(): Promise<Map<string, string>> {
+  const elsewhere = tempOut();
+  try {
+    await buildSite({ config: copy.config, out: elsewhere, cache: false });
+    return tree(elsewhere);
+  } finally {
+    rmSync(elsewhere, { recursive: true, force: true });
+  }
+}
+
+record(
+  'a content edit writes only the files of the page it shows on, and the output is what a fresh build makes',
+  async () => {
+    await build();
+    const before = identities(out);
+    copy.edit('content/copy.ts', (t) => t.replace("'Fixture home'", "'Edited home'"));
+    const result = await build();
+    assert.not.ok(result.upToDate);
+    const after = identities(out);
+    const rewritten = [...after].filter(([path, id]) => before.get(path) !== id).map(([path]) => path);
+    assert.equal(
+      rewritten.sort(),
+      ['index.html', 'index.html.br', 'index.html.gz'],
+      'only the home page and its .br and .gz are written again',
+    );
+    assert.is(result.written, 3, 'the build counts the files it wrote');
+    assert.match(page(), /Edited home/);
+    assert.equal(tree(out), await fresh(), 'the folder holds what a build from nothing makes');
+    assert.is(result.pages.length, 4, 'every page is in the report, those kept as they were too');
+    assert.ok(
+      result.pages.every((p) => p.html.brotli > 0),
+      'the kept pages report the sizes the last build measured',
+    );
+  },
+);
+
+record("a route removed: its page's files are deleted, with the folder they leave empty", async () => {
+  await build();
+  copy.edit('src/site/routes.tsx', (t) =>
+    t.replace("  { path: '/static', page: Static, head: () => ({ title: 'Static' }) },\n", ''),
+  );
+  const result = await build();
+  assert.not.ok(result.upToDate);
+  assert.not.ok(existsSync(join(out, 'static')), 'static/ is gone');
+  assert.equal(tree(out), await fresh(), 'the folder holds what a build from nothing makes');
+  // The page's folder gives its name to a file: the folder goes before the file takes its place.
+  copy.write('public/static', 'a file where a folder was');
+  await build();
+  assert.is(readFileSync(join(out, 'static'), 'utf8'), 'a file where a folder was');
+  assert.equal(tree(out), await fresh(), 'and the folder holds what a build from nothing makes');
+});
+
+record('a build that fails a check leaves the output folder as it was, though it writes in place', async () => {
+  await build();
+  const before = tree(out);
+  copy.edit('content/copy.ts', (t) => t.replace("'Fixture home'", "'Failing home'"));
+  copy.edit('src/site/pages/home.tsx', (t) =>
+    t.replace('<ClickTotal />', '<ClickTotal />\n      <a href="/nowhere">Nowhere</a>'),
+  );
+  await build().then(
+    () => assert.unreachable('a broken link fails the build'),
+    (error: Error) => assert.match(error.message, /nowhere/),
+  );
+  assert.equal(tree(out), before, 'a broken link: nothing in the output changed');
+  copy.edit('src/site/pages/home.tsx', (t) => t.replace('\n      <a href="/nowhere">Nowhere</a>', ''));
+  copy.edit('site.config.ts', (t) =>
+    t.replace('  site: {', '  build: { budgets: { html: 100, js: 100_000 } },\n  site: {'),
+  );
+  await build().then(
+    () => assert.unreachable('a page over its budget fails the build'),
+    (error: Error) => assert.match(error.message, /budget|KB/i),
+  );
+  assert.equal(tree(out), before, 'a page over budget: nothing in the output changed');
+  assert.is(
+    readdirSync(join(out, '..')).filter((name) => name.startsWith(`.${basename(out)}.tmp-`)).length,
+    0,
+    'no staging folder is left',
+  );
+});
 
 record('--no-cache builds every time, and the build after it builds too', async () => {
   await build();

@@ -25,6 +25,7 @@ function countingOutput(count: number) {
       file: `p/${i}/index.html`,
       entry: `p-${i}`,
       key: `k${i}`,
+      hash: `h${i}`,
       islands: [],
       links: [],
       ids: [],
