@@ -1,6 +1,7 @@
 // Sends one file of the served folder as a static host does: its precompressed sibling when the client accepts it,
 // ETag and 304, a single byte range, HEAD without a body. Which file answers a URL is resolveOutputPath()'s to say.
 import { createReadStream, type Stats } from 'node:fs';
+import { pipeline } from 'node:stream';
 import { type FileHandle, open } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
@@ -127,11 +128,10 @@ export async function sendFile(
     res.end();
     return true;
   }
-  // Read from the descriptor opened above, so a rebuild that replaces or deletes the file since cannot cut the answer;
-  // a read error still ends the response rather than the process, and a client that hangs up closes the file.
+  // Read from the descriptor opened above, so a rebuild that replaces or deletes the file since cannot cut the answer.
+  // pipeline() closes the file however the answer ends: a read error ends the response rather than the process, and a
+  // client that hung up, even before the file was opened (its 'close' already past), closes the file at once.
   const stream = createReadStream('', { fd: variant.handle, start, end, autoClose: true });
-  stream.once('error', () => res.destroy());
-  res.once('close', () => stream.destroy());
-  stream.pipe(res);
+  pipeline(stream, res, () => undefined);
   return true;
 }
