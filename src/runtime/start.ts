@@ -23,6 +23,11 @@ interface Context {
 
 const strategies: Record<string, Strategy> = { load, idle, visible, media, interaction };
 
+type Replay = typeof import('./replay.ts').replay;
+/** How an island or behaviour ends its start: live (`''`) or `'failed'`, the value of its `data-hydrated`. */
+type Settled = '' | 'failed';
+type Settle = (state: Settled, replay?: Replay) => void;
+
 /** `loadErrorScreen`: imports the site's src/site/error.tsx, shown in place of an island that throws; site-gen's neutral screen without it. */
 export function start(islands: IslandLoaders, behaviours: BehaviourLoaders, loadErrorScreen?: ErrorScreenLoader): void {
   const context: Context = { base: document.documentElement.dataset.base ?? '/', loadErrorScreen };
@@ -35,10 +40,10 @@ export function start(islands: IslandLoaders, behaviours: BehaviourLoaders, load
     const isBehaviour = element.hasAttribute('data-behaviour');
     const behaviour = behaviours[name];
     const island = islands[name];
-    // Resolves once it is live or marked failed.
+    const settle = (state: Settled, replay?: Replay) => settleIsland(element, state, capture, replay);
     const run = isBehaviour
-      ? behaviour && (() => startBehaviour(element, name, behaviour))
-      : island && (() => startIsland(element, name, island, context));
+      ? behaviour && (() => startBehaviour(element, name, behaviour, settle))
+      : island && (() => startIsland(element, name, island, context, settle));
     const strategy = strategies[element.dataset.hydrate ?? 'load'];
     if (!run || !strategy) {
       console.error(
@@ -51,7 +56,7 @@ export function start(islands: IslandLoaders, behaviours: BehaviourLoaders, load
       if (started) return;
       started = true;
       preloadIsland(name);
-      void run().then(() => replayHeld(element, capture));
+      void run();
     };
     starters.set(element, begin);
     strategy(element, begin);
@@ -62,58 +67,72 @@ export function start(islands: IslandLoaders, behaviours: BehaviourLoaders, load
   for (const held of capture.held) starters.get(held.island)?.();
 }
 
-/** Hydrates a React island; resolves once it is live or marked failed. The replay's code comes with the island's. */
+/** Hydrates a React island, then settles it. The replay's code comes with the island's. */
 async function startIsland(
   element: HTMLElement,
   name: string,
   loader: IslandLoaders[string],
   context: Context,
+  settle: Settle,
 ): Promise<void> {
+  let replay: Replay;
   try {
-    const [{ default: island }, { hydrateIsland }] = await Promise.all([
+    const [{ default: island }, { hydrateIsland }, replayModule] = await Promise.all([
       loader(),
       import('./hydrate.ts'),
       import('./replay.ts'),
     ]);
+    replay = replayModule.replay;
     await hydrateIsland(element, name, island, context);
-    element.setAttribute('data-hydrated', '');
   } catch (error) {
     // Its code did not arrive: the server markup is on its own, and what was held gets the browser's default.
     console.error(`site-gen: island "${name}" could not be loaded:`, error);
-    element.setAttribute('data-hydrated', 'failed');
+    return settle('failed');
   }
+  settle('', replay);
 }
 
-/** Runs a behaviour's mount function on its server markup; resolves once it is live or marked failed. */
-async function startBehaviour(element: HTMLElement, name: string, loader: BehaviourLoaders[string]): Promise<void> {
+/** Runs a behaviour's mount function on its server markup, then settles it. */
+async function startBehaviour(
+  element: HTMLElement,
+  name: string,
+  loader: BehaviourLoaders[string],
+  settle: Settle,
+): Promise<void> {
   let definition: BehaviourDefinition<object>;
+  let replay: Replay;
   try {
-    [
-      {
-        default: { behaviour: definition },
-      },
-    ] = await Promise.all([loader(), import('./replay.ts')]);
+    const [{ default: module }, replayModule] = await Promise.all([loader(), import('./replay.ts')]);
+    definition = module.behaviour;
+    replay = replayModule.replay;
   } catch (error) {
     console.error(`site-gen: behaviour "${name}" could not be loaded:`, error);
-    element.setAttribute('data-hydrated', 'failed');
-    return;
+    return settle('failed');
   }
   try {
     await definition.mount(element, propsOf(element));
-    element.setAttribute('data-hydrated', '');
   } catch (error) {
     console.error(`site-gen: behaviour "${name}" failed:`, error);
-    element.setAttribute('data-hydrated', 'failed');
+    return settle('failed', replay);
   }
+  settle('', replay);
 }
 
 /**
- * Once the island is marked (so nothing more is held for it): the events held for it, taken out and replayed in
- * order. The replay's code is fetched with the island's, never before: it stays off the page's critical path.
+ * Marks the island live or failed (so nothing more is held for it) and replays what was held for it, in order, in
+ * the same task: an input that came between the two would reach the island before the ones held earlier, and the
+ * replay would then put a field back to its older value (a character typed meanwhile lost, an address left without
+ * its @, a submit the browser's check refuses). The replay's code is fetched with the island's, never before: it stays
+ * off the page's critical path; only an island whose code did not arrive waits for it here.
  */
-async function replayHeld(element: HTMLElement, capture: Capture | undefined): Promise<void> {
+function settleIsland(element: HTMLElement, state: Settled, capture: Capture | undefined, replay?: Replay): void {
+  element.setAttribute('data-hydrated', state);
   const held = capture?.held.filter((entry) => entry.island === element) ?? [];
   if (capture) capture.held = capture.held.filter((entry) => entry.island !== element);
-  const { replay } = await import('./replay.ts');
-  replay(element, held);
+  if (replay) replay(element, held);
+  else if (held.length > 0)
+    void import('./replay.ts').then(
+      (module) => module.replay(element, held),
+      () => console.error("site-gen: what the visitor did before the page's script failed cannot be replayed."),
+    );
 }

@@ -83,6 +83,50 @@ test('an address typed in the newsletter box and sent with Enter before the scri
   await expect(field, 'the form is reset after subscribing').toHaveValue('');
 });
 
+test('keys typed in the newsletter box while its island goes live all stay in the field, and Subscribe then toasts once', async ({
+  page,
+}) => {
+  // A slow phone: the task in which the island goes live is long, and the keys the visitor presses meanwhile wait for
+  // it. They must reach the field after the keys held before it (the replay), never before: the replay would then put
+  // the field back to its older text and take them out.
+  await page.addInitScript(() => {
+    new MutationObserver((records) => {
+      for (const { target } of records) {
+        const island = target as HTMLElement;
+        if (island.dataset.island !== 'newsletter' || island.getAttribute('data-hydrated') !== '') continue;
+        console.log('test: the newsletter island is live');
+        const end = performance.now() + 500;
+        while (performance.now() < end);
+      }
+    }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-hydrated'] });
+  });
+  const scripts = await holdScripts(page);
+  await open(page, '/');
+  const field = page.getByLabel('Email address');
+  await field.click();
+  await field.pressSequentially('ada');
+  let typed = 'ada';
+  let isLive = false;
+  void page
+    .waitForEvent('console', (message) => message.text() === 'test: the newsletter island is live')
+    .then(() => (isLive = true));
+  scripts.release();
+  // The visitor types on, before, while and after the island goes live: one key at a time, each sent once the page
+  // has taken the one before, so that one waits for the long task.
+  while (!isLive && typed.length < 400) {
+    await page.keyboard.press('a');
+    typed += 'a';
+  }
+  await page.keyboard.type('@example.com');
+  await expect(field, 'every key typed is in the field, once, in order').toHaveValue(`${typed}@example.com`);
+  await live(field);
+  await page.getByRole('button', { name: 'Subscribe' }).click();
+  const notifications = page.getByRole('region', { name: 'Notifications', exact: true });
+  await expect(notifications.getByText('Thank you for subscribing!')).toBeVisible();
+  await expect(notifications.getByText('Thank you for subscribing!'), 'one toast, not two').toHaveCount(1);
+  await expect(field, 'the form is reset after subscribing, and nothing puts the address back').toHaveValue('');
+});
+
 test('the pointer resting on a social icon while the scripts arrive gets its tooltip', async ({ page }) => {
   const scripts = await holdScripts(page);
   await open(page, '/');
