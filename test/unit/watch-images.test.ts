@@ -63,6 +63,8 @@ test('after a stylesheet swap, the new output still serves the images of an open
     );
     if (!swapped.ok) throw swapped.error;
     assert.is(swapped.change, 'css');
+    const gone = swapped.changed.filter((file) => file.startsWith('assets/img/'));
+    assert.equal(gone, [], 'images still being made in the new output are not changes');
     const after = builder.output!.files;
     assert.ok(after !== before, 'a new output');
     for (const image of images) {
