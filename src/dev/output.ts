@@ -1,5 +1,6 @@
 // Serves the dev build from memory by the rules `site-gen serve` applies to dist/, or the error page while the build is broken.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PagesOnRequest } from '../pipeline/pages-on-request.ts';
 import { escapeAttribute } from '../pipeline/render.tsx';
 import type { OutputFiles } from '../pipeline/write.ts';
 import { hashedFilesOf } from '../core/http/hashed-files.ts';
@@ -59,13 +60,38 @@ function send(
 }
 
 /**
- * Answers every request from `current()` (read once per request): files by path, hashed assets cached for good as in
- * production, pages marked with their build, `404.html` with status 404 for anything else. While the build is broken,
- * page requests and unknown paths get the error page with status 500; assets still come from the last good build.
+ * Answers every request from `current()` (read once per request): files by path (waiting for one still being made),
+ * hashed assets cached for good as in production, pages marked with their build, `404.html` with status 404 for
+ * anything else. While the build is broken, page requests and unknown paths get the error page with status 500; assets
+ * still come from the last good build.
  */
 export function createOutputHandler(current: () => ServedBuild): Handler {
-  return (req, res, pathname) => {
+  return async (req, res, pathname) => {
     const served = current();
+    // A file still being made (a page's image, encoded after the page was served) is waited for, never a 404; from
+    // the build that was current when the request came, so the answer is that build's.
+    const later = served.files instanceof PagesOnRequest ? served.files.later(pathname.slice(1)) : undefined;
+    if (later) {
+      try {
+        await later;
+      } catch (error) {
+        // As a page that fails on request: the error screen (the error printed once), status 500.
+        const policy = policyOf(served.files);
+        if (served.failedPage)
+          send(
+            res,
+            req.method,
+            500,
+            policy.responseHeaders(NOT_FOUND_FILE),
+            withBuildMeta(served.failedPage(error), served.build),
+          );
+        else {
+          const message = error instanceof Error ? error.message : String(error);
+          send(res, req.method, 500, policy.textHeaders(), `500 Internal Server Error: ${message}\n`);
+        }
+        return true;
+      }
+    }
     respond(req, res, pathname, served, resolveOutputPath(served.files, pathname));
     return true;
   };

@@ -9,6 +9,8 @@ import type { OutputFiles } from './write.ts';
 export class PagesOnRequest extends Map<string, Uint8Array | string> {
   readonly #pages: ReadonlySet<string>;
   readonly #make: (file: string) => Uint8Array | string;
+  /** Files still being made (a page's images, encoded after the page is served), until they are set. */
+  readonly #later = new Map<string, Promise<void>>();
 
   /**
    * `files`: everything but the pages; `pages`: the pages' output files; `make`: renders one (and may throw), or, for a
@@ -33,6 +35,26 @@ export class PagesOnRequest extends Map<string, Uint8Array | string> {
     let size = super.size;
     for (const file of this.#pages) if (!super.has(file)) size += 1;
     return size;
+  }
+
+  /**
+   * `files` are made after the page that names them: each is set when `made` resolves. Until then `later` hands a
+   * request for one the wait (rejected, for good in this output, when the making failed).
+   */
+  setLater(files: Iterable<string>, made: Promise<Map<string, Uint8Array>>): void {
+    const names = [...files].filter((file) => !super.has(file));
+    if (names.length === 0) return;
+    const settled = made.then((out) => {
+      for (const [file, data] of out) super.set(file, data);
+      for (const file of names) this.#later.delete(file);
+    });
+    settled.catch(() => undefined);
+    for (const file of names) this.#later.set(file, settled);
+  }
+
+  /** The wait for `file` if it is still being made (see setLater), else undefined. */
+  later(file: string): Promise<void> | undefined {
+    return this.#later.get(file);
   }
 
   isPage(file: string): boolean {

@@ -630,20 +630,19 @@ export class Pipeline {
       if (!page) {
         page = renderPage(plan.route, { ...props, path: plan.path }, { base, images: this.#imageReader() });
         this.#onRequest.set(plan.file, page);
-        // Served once encoded (at once when an earlier run or build made them): pages are made on request in dev.
-        if (page.images.length > 0)
-          void this.#images.files(page.images).then(
-            (made) => {
-              for (const [name, data] of made) output.set(name, data);
-            },
-            () => undefined,
-          );
       }
       return page;
     };
     const make = (file: string): string => {
       const plan = byFile.get(file)!;
       const page = rendered(plan);
+      // Its images are encoded after it is served (at once when an earlier run or build made them): a request for one
+      // waits for its encoding (src/dev/output.ts), and the page does not wait for them all.
+      if (page.images.length > 0)
+        output.setLater(
+          page.images.map((job) => job.file),
+          this.#images.files(page.images),
+        );
       // The islands it names must exist (the dev entry bundles whatever is in the folder).
       if (page.islands.length > 0)
         entrySource(

@@ -197,6 +197,43 @@ serve(
   },
 );
 
+serve(
+  "a file still being made (a page's image) is waited for, not a 404; a failed one gets the error screen",
+  async (context) => {
+    const lazy = new PagesOnRequest(
+      new Map([['404.html', '<html><head></head><body>Not found</body></html>']]),
+      [],
+      () => HOME,
+    );
+    let encoded!: (files: Map<string, Uint8Array>) => void;
+    lazy.setLater(['assets/img/a-1.webp'], new Promise((resolve) => (encoded = resolve)));
+    lazy.setLater(
+      ['assets/img/b-1.avif'],
+      Promise.reject(new ContentError('src/b.png: sharp could not read the image')),
+    );
+    context.served = {
+      files: lazy,
+      build: 's.5',
+      failedPage: (error) => `<html><head></head><body>Failed: ${(error as Error).message}</body></html>`,
+    };
+    try {
+      const asked = request(`${context.url}/assets/img/a-1.webp`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      encoded(new Map([['assets/img/a-1.webp', Buffer.from('RIFF-webp')]]));
+      const image = await asked;
+      assert.is(image.status, 200);
+      assert.is(image.headers['content-type'], 'image/webp');
+      assert.is(image.text, 'RIFF-webp');
+      const failed = await request(`${context.url}/assets/img/b-1.avif`);
+      assert.is(failed.status, 500);
+      assert.match(failed.text, 'Failed: src/b.png: sharp could not read the image');
+      assert.is((await request(`${context.url}/assets/img/c-1.avif`)).status, 404, 'a file nobody is making is a miss');
+    } finally {
+      context.served = { files, build: 's.3' };
+    }
+  },
+);
+
 serve.run();
 
 const hub = suite('createReloadHub');
