@@ -1,6 +1,7 @@
 // Copies of the fixture project that a test may break, at the same depth so its relative imports still resolve.
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import * as assert from 'uvu/assert';
 
 export const fixtureRoot = resolve('test/fixtures/basic');
 
@@ -27,4 +28,21 @@ export function copyFixture(from = fixtureRoot): FixtureCopy {
 
 export function tempOut(): string {
   return mkdtempSync(join(resolve('test/fixtures'), '.tmp-out-'));
+}
+
+/** A built file as text (a build's `files` hold strings or bytes); asserts that the build wrote it. */
+export function outputText(files: ReadonlyMap<string, Uint8Array | string>, path: string): string {
+  const data = files.get(path);
+  assert.ok(data !== undefined, `${path} is in the output`);
+  return typeof data === 'string' ? data : Buffer.from(data).toString('utf8');
+}
+
+/** The error `run` rejects with; throws when it succeeds. */
+export async function failure(run: () => Promise<unknown>): Promise<Error> {
+  try {
+    await run();
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected the build to fail');
 }

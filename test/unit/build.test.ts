@@ -18,23 +18,9 @@ import {
   TemplateError,
 } from '../../src/core/errors.ts';
 import siteErrors from '../../content/errors.ts';
-import { copyFixture, tempOut } from '../helpers/fixture.ts';
+import { copyFixture, failure, outputText as text, tempOut } from '../helpers/fixture.ts';
 
 const config = 'test/fixtures/basic/site.config.ts';
-const text = (files: Map<string, Uint8Array | string>, path: string) => {
-  const data = files.get(path);
-  assert.ok(data !== undefined, `${path} is in the output`);
-  return typeof data === 'string' ? data : Buffer.from(data!).toString('utf8');
-};
-
-async function failure(run: () => Promise<unknown>): Promise<Error> {
-  try {
-    await run();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the build to fail');
-}
 
 /**
  * Builds the fixture into `out`, applies `edit`, and builds again, which must fail: returns its error once the first

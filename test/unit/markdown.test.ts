@@ -9,27 +9,13 @@ import { stagesFor, stagesForAll } from '../../src/dev/invalidate.ts';
 import { BrokenLinkError, ContentError, RenderError } from '../../src/core/errors.ts';
 import { projectPaths } from '../../src/core/paths.ts';
 import { buildSite } from '../../src/pipeline/build.ts';
-import { copyFixture, tempOut } from '../helpers/fixture.ts';
+import { copyFixture, failure, outputText as text, tempOut } from '../helpers/fixture.ts';
 
 const fixture = resolve('test/fixtures/markdown');
 const config = join(fixture, 'site.config.ts');
 const imageCache = join(projectPaths(config).cache, 'images');
 type Files = Map<string, Uint8Array | string>;
-const text = (files: Files, path: string) => {
-  const data = files.get(path);
-  assert.ok(data !== undefined, `${path} is in the output`);
-  return typeof data === 'string' ? data : Buffer.from(data!).toString('utf8');
-};
 const body = (html: string) => html.slice(html.indexOf('<body>'));
-
-async function failure(run: () => Promise<unknown>): Promise<Error> {
-  try {
-    await run();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the build to fail');
-}
 
 const built = suite('Markdown collections: the build');
 let files: Files;

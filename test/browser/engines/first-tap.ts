@@ -264,24 +264,14 @@ async function firefox(scheme: 'light' | 'dark' = 'light'): Promise<Driver> {
     defaultViewport: null,
     extraPrefsFirefox: { 'ui.systemUsesDarkTheme': scheme === 'dark' ? 1 : 0 },
   });
-  const page = await browser.newPage();
+  const { driver, page } = await puppeteerDriver(browser);
   return {
-    goto: async (url) => void (await page.goto(url, { waitUntil: 'domcontentloaded' })),
+    ...driver,
     setSize: async (width, height) => {
       // Sets the size, then throws on screen orientation over BiDi (NOTES.md).
       await page.setViewport({ width, height }).catch(() => undefined);
     },
-    click: (selector) => page.click(selector),
-    key: async (key) => {
-      if (key === 'Shift+Tab') {
-        await page.keyboard.down('Shift');
-        await page.keyboard.press('Tab');
-        await page.keyboard.up('Shift');
-      } else await page.keyboard.press(key);
-    },
-    run: (body) => page.evaluate(`(() => {${body}})()`) as never,
     launchedScheme: scheme,
-    close: () => browser.close(),
   };
 }
 
@@ -293,8 +283,19 @@ async function chromium(): Promise<Driver> {
     args: ['--no-sandbox', '--disable-gpu'],
     defaultViewport: null,
   });
-  const page = await browser.newPage();
+  const { driver, page } = await puppeteerDriver(browser);
   return {
+    ...driver,
+    colorScheme: (scheme) => page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]),
+  };
+}
+
+type PuppeteerBrowser = Awaited<ReturnType<typeof import('puppeteer-core').launch>>;
+
+/** One page of a browser puppeteer launched (Chromium over CDP, Firefox over BiDi), and the driver over it. */
+async function puppeteerDriver(browser: PuppeteerBrowser) {
+  const page = await browser.newPage();
+  const driver: Driver = {
     goto: async (url) => void (await page.goto(url, { waitUntil: 'domcontentloaded' })),
     setSize: (width, height) => page.setViewport({ width, height }),
     click: (selector) => page.click(selector),
@@ -306,9 +307,9 @@ async function chromium(): Promise<Driver> {
       } else await page.keyboard.press(key);
     },
     run: (body) => page.evaluate(`(() => {${body}})()`) as never,
-    colorScheme: (scheme) => page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]),
     close: () => browser.close(),
   };
+  return { driver, page };
 }
 
 /** WebKitGTK takes its scheme from the GTK theme: launched light, then dark (GTK_THEME=Adwaita:dark). */
