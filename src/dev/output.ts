@@ -75,20 +75,8 @@ export function createOutputHandler(current: () => ServedBuild): Handler {
       try {
         await later;
       } catch (error) {
-        // As a page that fails on request: the error screen (the error printed once), status 500.
-        const policy = policyOf(served.files);
-        if (served.failedPage)
-          send(
-            res,
-            req.method,
-            500,
-            policy.responseHeaders(NOT_FOUND_FILE),
-            withBuildMeta(served.failedPage(error), served.build),
-          );
-        else {
-          const message = error instanceof Error ? error.message : String(error);
-          send(res, req.method, 500, policy.textHeaders(), `500 Internal Server Error: ${message}\n`);
-        }
+        // As a page that fails on request.
+        sendFailure(req, res, served, error);
         return true;
       }
     }
@@ -108,13 +96,24 @@ export function createNotFoundHandler(current: () => ServedBuild): Handler {
   };
 }
 
+/**
+ * A page, or a file it named, that failed as it was made on request: the error screen with status 500 (the error is
+ * printed once, by failedPage), or, with no screen, thrown for the server's plain 500 with the message.
+ */
+function sendFailure(req: IncomingMessage, res: ServerResponse, served: ServedBuild, error: unknown): void {
+  if (!served.failedPage) throw error;
+  const headers = policyOf(served.files).responseHeaders(NOT_FOUND_FILE);
+  send(res, req.method, 500, headers, withBuildMeta(served.failedPage(error), served.build));
+}
+
 function respond(
   req: IncomingMessage,
   res: ServerResponse,
   pathname: string,
-  { files, build, errorPage, failedPage }: ServedBuild,
+  served: ServedBuild,
   file: string | undefined,
 ): void {
+  const { files, build, errorPage } = served;
   const policy = policyOf(files);
   // The error page has no output file of its own: it is an HTML page that is never cached, as 404.html is.
   const page = (html: string, status: number, served?: string) =>
@@ -125,8 +124,7 @@ function respond(
     try {
       html = text(files.get(name)!);
     } catch (error) {
-      if (!failedPage) throw error;
-      return page(failedPage(error), 500);
+      return sendFailure(req, res, served, error);
     }
     page(html, status, name);
   };
