@@ -7,7 +7,7 @@ import { findModule, browserModule, toolRoot } from '../core/paths.ts';
 import { publicEntryForBrowser } from './public-entry.ts';
 import type { EsbuildCache } from './esbuild-cache.ts';
 import { preloadUrlOf } from '../runtime/preload-url.ts';
-import { preloadGraph } from './preload-graph.ts';
+import { preloadGraph, staticClosure } from './preload-graph.ts';
 import { formatMessage } from './server-bundle.ts';
 import type { IslandUse } from './render.tsx';
 
@@ -201,16 +201,10 @@ export async function bundleClient(options: BundleOptions): Promise<ClientBundle
   for (const page of pages) {
     const entry = byEntryPoint.get(`${ENTRY_NAMESPACE}:${page.name}`);
     if (!entry) throw new BundleError(`esbuild produced no entry for page ${page.path}; this is a bug in site-gen.`);
-    const eager = new Set<string>();
-    const addStatic = (file: string) => {
-      if (eager.has(file)) return;
-      eager.add(file);
-      for (const imp of outputs[file]?.imports ?? []) if (imp.kind === 'import-statement') addStatic(imp.path);
-    };
-    addStatic(entry);
+    const eager = new Set(staticClosure(outputs, entry));
     for (const use of page.islands.filter((i) => i.hydrate === 'load')) {
       const chunk = islandChunk(use);
-      if (chunk) addStatic(chunk);
+      if (chunk) for (const file of staticClosure(outputs, chunk)) eager.add(file);
     }
     scripts.set(page.name, { entry: options.base + entry, files: [...eager].sort() });
     files.set(
