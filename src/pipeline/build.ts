@@ -247,23 +247,21 @@ export async function writePages(
     });
     const written: Promise<void> = Promise.all(
       batch.map(async ({ page, index, key, html, criticalBytes, ms }) => {
-        const [compressed, js] = await Promise.all([
-          // Neither kept in memory nor in the cache: a page is compressed once, and not again while it is unchanged.
-          compressor?.compress(page.file, html, { keep: false, store: false }),
+        const raw = byteLength(html);
+        const [brotli, js] = await Promise.all([
+          writePage(sink, page.file, html, raw, compressor),
           scriptsOf(page.entry),
         ]);
-        const files: Array<[string, Uint8Array | string]> = [[page.file, html]];
-        if (compressed && shouldPrecompress(page.file, byteLength(html)))
-          files.push([`${page.file}.br`, compressed.br], [`${page.file}.gz`, compressed.gz]);
-        for (const [file, data] of files) {
-          await sink.write(file, data);
-          if (key) reuse!.keys.made.set(file, key);
-        }
+        if (key)
+          for (const file of compressor && shouldPrecompress(page.file, raw)
+            ? [page.file, `${page.file}.br`, `${page.file}.gz`]
+            : [page.file])
+            reuse!.keys.made.set(file, key);
         reuse?.keys.renders.set(page.file, page.hash);
         reports[index] = {
           path: page.path,
           file: page.file,
-          html: { raw: byteLength(html), brotli: compressed?.br.byteLength ?? 0 },
+          html: { raw, brotli },
           inlineCss: { raw: criticalBytes },
           js,
           ms: Math.round(ms * 10) / 10,
@@ -280,6 +278,30 @@ export async function writePages(
   }
   await Promise.all(running);
   return reports;
+}
+
+/**
+ * Writes a page's HTML, with its .br and .gz when it is precompressed; returns the size of its brotli (0 when it has
+ * none). Neither compression is kept in memory nor in the cache: a page is compressed once, and not again while it is
+ * unchanged. An output folder has the compression thread write the three files (see OutputFolder.writeCompressed).
+ */
+async function writePage(
+  sink: OutputSink,
+  file: string,
+  html: string,
+  raw: number,
+  compressor: Compressor | undefined,
+): Promise<number> {
+  if (!compressor || !shouldPrecompress(file, raw)) {
+    await sink.write(file, html);
+    return compressor ? (await compressor.compress(file, html, { keep: false, store: false })).br.byteLength : 0;
+  }
+  if (sink.writeCompressed) return (await sink.writeCompressed(file, html, compressor)).br;
+  const compressed = await compressor.compress(file, html, { keep: false, store: false });
+  await sink.write(file, html);
+  await sink.write(`${file}.br`, compressed.br);
+  await sink.write(`${file}.gz`, compressed.gz);
+  return compressed.br.byteLength;
 }
 
 /**

@@ -87,24 +87,40 @@ export interface Compressed {
  */
 const WORKER = `
 const { parentPort } = require('node:worker_threads');
+const { mkdirSync, writeFileSync } = require('node:fs');
+const { dirname } = require('node:path');
 const { brotliCompressSync, gzipSync } = require('node:zlib');
 parentPort.on('message', (batch) => {
   const results = [];
   const parts = [];
   let size = 0;
-  for (const { id, data, brotliParams, gzipLevel, retry } of batch) {
+  for (const { id, data, brotliParams, gzipLevel, retry, dest } of batch) {
+    let input, br, gz;
     try {
-      const input = typeof data === 'string' ? Buffer.from(data) : data;
-      let br = brotliCompressSync(input, { params: brotliParams });
+      input = typeof data === 'string' ? Buffer.from(data) : data;
+      br = brotliCompressSync(input, { params: brotliParams });
       if (retry && br.length > retry.above && br.length <= retry.upTo) {
         br = brotliCompressSync(input, { params: { ...brotliParams, [retry.qualityParam]: retry.quality } });
       }
-      const gz = gzipSync(input, { level: gzipLevel });
+      gz = gzipSync(input, { level: gzipLevel });
+    } catch (error) {
+      results.push({ id, error: String((error && error.stack) || error) });
+      continue;
+    }
+    if (dest === undefined) {
       results.push({ id, br: br.length, gz: gz.length });
       parts.push(br, gz);
       size += br.length + gz.length;
+      continue;
+    }
+    try {
+      mkdirSync(dirname(dest), { recursive: true });
+      writeFileSync(dest, input);
+      writeFileSync(dest + '.br', br);
+      writeFileSync(dest + '.gz', gz);
+      results.push({ id, br: br.length, gz: gz.length, written: true });
     } catch (error) {
-      results.push({ id, error: String((error && error.stack) || error) });
+      results.push({ id, writeError: { message: error.message, code: error.code, path: error.path } });
     }
   }
   const bytes = Buffer.concat(parts, size);
@@ -113,10 +129,28 @@ parentPort.on('message', (batch) => {
   parentPort.postMessage({ results, bytes: own }, [own.buffer]);
 });
 `;
+/** What a compression thread that wrote the files itself gives back (see Compressor.compressTo): their sizes. */
+export interface CompressedSizes {
+  br: number;
+  gz: number;
+}
 
 interface Job {
-  resolve: (result: Compressed) => void;
+  resolve: (result: Compressed | CompressedSizes) => void;
   reject: (error: Error) => void;
+}
+
+interface Reply {
+  results: Array<{
+    id: number;
+    br?: number;
+    gz?: number;
+    /** The thread wrote the file and its .br and .gz to the job's `dest`: no bytes come back. */
+    written?: true;
+    error?: string;
+    writeError?: { message: string; code?: string; path?: string };
+  }>;
+  bytes: Uint8Array;
 }
 
 interface JobMessage {
@@ -125,6 +159,8 @@ interface JobMessage {
   brotliParams: Record<number, number>;
   gzipLevel: number;
   retry?: { above: number; upTo: number; quality: number; qualityParam: number };
+  /** Where the thread writes the file itself, its .br and .gz beside it (see Compressor.compressTo). */
+  dest?: string;
 }
 
 interface Thread {
@@ -150,7 +186,9 @@ class CompressionThreads {
   #nextId = 0;
   #flushing = false;
 
-  run(message: Omit<JobMessage, 'id'>): Promise<Compressed> {
+  run(message: Omit<JobMessage, 'id' | 'dest'>): Promise<Compressed>;
+  run(message: Omit<JobMessage, 'id'> & { dest: string }): Promise<CompressedSizes>;
+  run(message: Omit<JobMessage, 'id'>): Promise<Compressed | CompressedSizes> {
     const thread = this.#least();
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
@@ -187,25 +225,23 @@ class CompressionThreads {
   #start(): Thread {
     const thread: Thread = { worker: new Worker(WORKER, { eval: true }), jobs: new Map(), queued: [] };
     thread.worker.unref();
-    thread.worker.on(
-      'message',
-      (reply: { results: Array<{ id: number; br?: number; gz?: number; error?: string }>; bytes: Uint8Array }) => {
-        const bytes = asBuffer(reply.bytes);
-        let at = 0;
-        for (const { id, br, gz, error } of reply.results) {
-          const job = thread.jobs.get(id);
-          thread.jobs.delete(id);
-          if (error !== undefined) {
-            job?.reject(new Error(`site-gen: compression failed: ${error}`));
-            continue;
-          }
-          const result = { br: bytes.subarray(at, at + br!), gz: bytes.subarray(at + br!, at + br! + gz!) };
+    thread.worker.on('message', (reply: Reply) => {
+      const bytes = asBuffer(reply.bytes);
+      let at = 0;
+      for (const { id, br, gz, written, error, writeError } of reply.results) {
+        const job = thread.jobs.get(id);
+        thread.jobs.delete(id);
+        if (error !== undefined) job?.reject(new Error(`site-gen: compression failed: ${error}`));
+        // The file system's error as a write on this thread would give it: its code names the failure.
+        else if (writeError) job?.reject(Object.assign(new Error(writeError.message), writeError));
+        else if (written) job?.resolve({ br: br!, gz: gz! });
+        else {
+          job?.resolve({ br: bytes.subarray(at, at + br!), gz: bytes.subarray(at + br!, at + br! + gz!) });
           at += br! + gz!;
-          job?.resolve(result);
         }
-        if (thread.jobs.size === 0) thread.worker.unref();
-      },
-    );
+      }
+      if (thread.jobs.size === 0) thread.worker.unref();
+    });
     const fail = (error: unknown) => {
       const index = this.#threads.indexOf(thread);
       if (index >= 0) this.#threads.splice(index, 1);
@@ -279,12 +315,10 @@ export class Compressor {
   ): Promise<Compressed> {
     const last = this.#byPath.get(path);
     if (last && last.data === data) return last.result;
-    const settings = compressionSettings(path);
-    const params = brotliParams(data, settings.brotliQuality);
-    const retry = settings.retry && { ...settings.retry, qualityParam: constants.BROTLI_PARAM_QUALITY };
+    const job = jobFor(path, data);
     if (!keep && !store) {
       threads ??= new CompressionThreads();
-      return threads.run({ data, brotliParams: params, gzipLevel: settings.gzipLevel, retry }).then((made) => {
+      return threads.run(job).then((made) => {
         this.counts.compressed += 1;
         return made;
       });
@@ -298,7 +332,7 @@ export class Compressor {
         result = Promise.resolve(kept);
       } else {
         threads ??= new CompressionThreads();
-        result = threads.run({ data, brotliParams: params, gzipLevel: settings.gzipLevel, retry }).then((made) => {
+        result = threads.run(job).then((made) => {
           this.counts.compressed += 1;
           this.#store?.setCompressed(key, made);
           return made;
@@ -309,4 +343,30 @@ export class Compressor {
     if (keep) this.#byPath.set(path, { data, result });
     return result;
   }
+
+  /**
+   * `data` compressed with the settings of `path`'s kind of file, and written with its .br and .gz beside it to `dest`
+   * (a file's full path; its folder is made) by the compression thread itself: the compressed bytes never come back to
+   * this thread, only their sizes, and this thread makes none of the writes. For a build's pages, each compressed once:
+   * neither kept in memory nor in the store. A failed write rejects with the file system's error (its `code` set), for
+   * the output folder to report (see OutputFolder.writeCompressed).
+   */
+  compressTo(path: string, data: Uint8Array | string, dest: string): Promise<CompressedSizes> {
+    threads ??= new CompressionThreads();
+    return threads.run({ ...jobFor(path, data), dest }).then((sizes) => {
+      this.counts.compressed += 1;
+      return sizes;
+    });
+  }
+}
+
+/** What a thread needs to compress `data` with the settings of `path`'s kind of file. */
+function jobFor(path: string, data: Uint8Array | string): Omit<JobMessage, 'id' | 'dest'> {
+  const settings = compressionSettings(path);
+  return {
+    data,
+    brotliParams: brotliParams(data, settings.brotliQuality),
+    gzipLevel: settings.gzipLevel,
+    retry: settings.retry && { ...settings.retry, qualityParam: constants.BROTLI_PARAM_QUALITY },
+  };
 }

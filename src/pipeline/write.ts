@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { WriteError } from '../core/errors.ts';
 import { isBuildMetadata } from '../core/http/hashed-files.ts';
-import { byteLength, shouldPrecompress, type Compressor } from './compress.ts';
+import { byteLength, shouldPrecompress, type CompressedSizes, type Compressor } from './compress.ts';
 
 export type OutputFiles = Map<string, Uint8Array | string>;
 
@@ -53,6 +53,12 @@ export async function withPrecompressed(files: OutputFiles, compressor: Compress
 /** Where a build puts its files one at a time: an output folder (OutputFolder) or memory (`write: false`). */
 export interface OutputSink {
   write(path: string, data: Uint8Array | string): Promise<void>;
+  /**
+   * Writes `path` and its .br and .gz, compressed by `compressor`, with no compressed byte coming back to this thread
+   * (OutputFolder: the compression thread writes them). Resolves with their sizes once written. A sink without it gets
+   * the compressed bytes and writes each file.
+   */
+  writeCompressed?(path: string, data: Uint8Array | string, compressor: Compressor): Promise<CompressedSizes>;
 }
 
 /**
@@ -131,6 +137,33 @@ export class OutputFolder implements OutputSink {
     this.#writing.add(writing);
   }
 
+  /**
+   * Writes `path` with its .br and .gz, each in the staging folder like any other write: the compression thread that
+   * compresses it writes the three files itself (see Compressor.compressTo), so neither the compressed bytes nor the
+   * writes come back to this thread. Its failure is this folder's (a WriteError naming it), as a write here would be.
+   */
+  async writeCompressed(path: string, data: Uint8Array | string, compressor: Compressor): Promise<CompressedSizes> {
+    this.written.push(path, `${path}.br`, `${path}.gz`);
+    const writing = compressor.compressTo(path, data, join(this.#staging, path));
+    // Tracked until it ends, written or failed: abort() must not remove the staging folder while a thread writes to it.
+    const settled: Promise<void> = writing.then(
+      () => void this.#offThread.delete(settled),
+      () => void this.#offThread.delete(settled),
+    );
+    this.#offThread.add(settled);
+    try {
+      return await writing;
+    } catch (error) {
+      // A failed compression is not the folder's fault: only the file system's errors (with a code) are.
+      if ((error as NodeJS.ErrnoException).code === undefined) throw error;
+      this.#error ??= error;
+      throw this.#failed(error);
+    }
+  }
+
+  /** Writes the compression threads make in the staging folder (see writeCompressed), until each ends. */
+  readonly #offThread = new Set<Promise<void>>();
+
   /** Folders being made or made: a file waits for its folder. */
   readonly #folders = new Map<string, Promise<void>>();
   /** Writes waiting for a slot, first come first served. */
@@ -151,7 +184,8 @@ export class OutputFolder implements OutputSink {
 
   /** Waits for every write started; throws the first that failed. */
   async flush(): Promise<void> {
-    while (this.#writing.size > 0 || this.#waiting.length > 0) await Promise.all(this.#writing);
+    while (this.#writing.size > 0 || this.#waiting.length > 0 || this.#offThread.size > 0)
+      await Promise.all([...this.#writing, ...this.#offThread]);
     if (this.#error !== undefined) throw this.#failed(this.#error);
   }
 
@@ -209,7 +243,7 @@ export class OutputFolder implements OutputSink {
 
   /** Removes what was written; the previous output stays. */
   async abort(): Promise<void> {
-    await Promise.allSettled(this.#writing);
+    await Promise.allSettled([...this.#writing, ...this.#offThread]);
     await rm(this.#staging, { recursive: true, force: true });
   }
 

@@ -1,0 +1,102 @@
+// The output folder: a page and its .br and .gz written by the compression thread that compressed them, into the
+// staging folder like any other write; nothing in the output changes before commit, and a failed write is a WriteError.
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { WriteError } from '../../src/core/errors.ts';
+import { Compressor } from '../../src/pipeline/compress.ts';
+import { OutputFolder } from '../../src/pipeline/write.ts';
+
+const page = `<!doctype html><html><body>${'<p>Guiding your music through smart business.</p>'.repeat(60)}</body></html>`;
+
+const folder = suite('OutputFolder: pages written by the compression threads');
+let root: string;
+let out: string;
+
+folder.before.each(() => {
+  root = mkdtempSync(join(tmpdir(), 'site-gen-write-'));
+  out = join(root, 'dist');
+});
+folder.after.each(() => rmSync(root, { recursive: true, force: true }));
+
+/** Every file under `dir` with its bytes, by relative path. */
+const tree = (dir: string) =>
+  readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name).slice(dir.length + 1))
+    .sort()
+    .map((path) => [path, readFileSync(join(dir, path)).toString('base64')]);
+
+folder('writes the page, its .br and .gz, and changes nothing in the output before commit', async () => {
+  mkdirSync(out);
+  writeFileSync(join(out, 'old.html'), 'the previous output');
+  const compressor = new Compressor();
+  const output = await OutputFolder.open(out);
+  const sizes = await output.writeCompressed('about/index.html', page, compressor);
+  await output.flush();
+  assert.equal(readdirSync(out), ['old.html'], 'the output is as it was until commit');
+  await output.commit();
+  const br = readFileSync(join(out, 'about/index.html.br'));
+  const gz = readFileSync(join(out, 'about/index.html.gz'));
+  assert.is(readFileSync(join(out, 'about/index.html'), 'utf8'), page);
+  assert.is(brotliDecompressSync(br).toString(), page, 'the .br is the page');
+  assert.is(gunzipSync(gz).toString(), page, 'the .gz is the page');
+  assert.equal(sizes, { br: br.byteLength, gz: gz.byteLength }, 'the sizes given back are those written');
+  assert.equal(output.written, ['about/index.html', 'about/index.html.br', 'about/index.html.gz']);
+  assert.equal(readdirSync(out).sort(), ['about'], 'the whole output was swapped in');
+  assert.is(compressor.counts.compressed, 1);
+});
+
+folder('the same bytes as compressing and writing on this thread', async () => {
+  const compressor = new Compressor();
+  const made = await compressor.compress('index.html', page, { keep: false, store: false });
+  const output = await OutputFolder.open(out);
+  await output.writeCompressed('index.html', page, compressor);
+  await output.commit();
+  assert.ok(readFileSync(join(out, 'index.html.br')).equals(made.br));
+  assert.ok(readFileSync(join(out, 'index.html.gz')).equals(made.gz));
+});
+
+folder("a thread's failed write is a WriteError naming the output folder, and the output stays as it was", async () => {
+  mkdirSync(join(out, 'about'), { recursive: true });
+  writeFileSync(join(out, 'about/index.html'), 'the previous page');
+  const before = tree(out);
+  const output = await OutputFolder.open(out);
+  // A file where the page's folder must go: the thread cannot make the folder.
+  await output.write('about', 'a file in the way');
+  await output.flush();
+  let error: unknown;
+  try {
+    await output.writeCompressed('about/index.html', page, new Compressor());
+  } catch (caught) {
+    error = caught;
+  }
+  assert.instance(error, WriteError);
+  assert.match((error as Error).message, `Could not write the output to ${out} (`);
+  assert.match((error as Error).message, 'the previous output was kept');
+  let flushed: unknown;
+  await output.flush().catch((caught: unknown) => (flushed = caught));
+  assert.instance(flushed, WriteError, 'flush reports the failed write too, as for a write on this thread');
+  await output.abort();
+  assert.equal(tree(out), before, 'the previous output byte for byte');
+  assert.equal(readdirSync(root), ['dist'], 'no staging folder left beside it');
+});
+
+folder('an update in place renames the three files over the old ones', async () => {
+  mkdirSync(join(out, 'about'), { recursive: true });
+  for (const file of ['index.html', 'index.html.br', 'index.html.gz']) writeFileSync(join(out, 'about', file), 'old');
+  writeFileSync(join(out, 'kept.txt'), 'kept');
+  const output = await OutputFolder.open(out, { inPlace: true });
+  await output.writeCompressed('about/index.html', page, new Compressor());
+  const files = new Set(['kept.txt', 'about/index.html', 'about/index.html.br', 'about/index.html.gz']);
+  await output.commit(files, [...files]);
+  assert.is(readFileSync(join(out, 'about/index.html'), 'utf8'), page);
+  assert.is(brotliDecompressSync(readFileSync(join(out, 'about/index.html.br'))).toString(), page);
+  assert.is(readFileSync(join(out, 'kept.txt'), 'utf8'), 'kept', 'a file not written stays');
+  assert.equal(readdirSync(root), ['dist']);
+});
+
+folder.run();
