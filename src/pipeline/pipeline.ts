@@ -16,7 +16,9 @@ import { checkTemplate } from './document.ts';
 import { EsbuildCache } from './esbuild-cache.ts';
 import { findModule, type ProjectPaths } from '../core/paths.ts';
 import type { ImageJob } from '../images/plan.ts';
-import { collectLinks, renderPage, type IslandUse, type RenderedPage } from './render.tsx';
+import { linkReader, renderPage, type IslandUse, type RenderedPage } from './render.tsx';
+import { matchedAttributes, pageShape, shapeReader } from './critical/shape.ts';
+import { scanHtml } from './html-scan.ts';
 import { loadSite, validateContent } from './site-module.ts';
 import { esbuildTargets, resolveBrowsers } from './targets.ts';
 import { siteHead } from './head.ts';
@@ -108,6 +110,17 @@ export interface RenderedRoute extends PlannedRoute {
   noindex: boolean;
   /** Milliseconds its render took (or reading it back). */
   ms: number;
+  /**
+   * Its critical-CSS shape (see critical/shape.ts), read in the same parse as its links when the stylesheet was
+   * compiled by then, with the attribute set it was read with; absent, it is read when its document is made.
+   */
+  shape?: PageShape;
+}
+
+/** A page's shape and the attribute set (see matchedAttributes) it was read with. */
+interface PageShape {
+  of: ReadonlySet<string>;
+  hash: string;
 }
 
 /** A page's document, made by `PipelineOutput.document` (build only). */
@@ -160,14 +173,14 @@ interface SiteState {
   inputs: string[];
 }
 
-/** Critical CSS's code and packages (linkedom, postcss): loaded while esbuild bundles the scripts, not at start-up. */
-type CriticalCode = typeof import('./critical.ts') & typeof import('./critical/shape.ts');
+/**
+ * Critical CSS's code and packages (linkedom, postcss): loaded while esbuild bundles the scripts, not at start-up. (A
+ * page's shape is read with its links, as it renders: critical/shape.ts is loaded with this module.)
+ */
+type CriticalCode = typeof import('./critical.ts');
 let criticalCode: Promise<CriticalCode> | undefined;
 function loadCriticalCode(): Promise<CriticalCode> {
-  criticalCode ??= Promise.all([import('./critical.ts'), import('./critical/shape.ts')]).then(([critical, shape]) => ({
-    ...critical,
-    ...shape,
-  }));
+  criticalCode ??= import('./critical.ts');
   return criticalCode;
 }
 
@@ -460,6 +473,7 @@ export class Pipeline {
       const began = performance.now();
       let page = cache.render(key);
       let pageHash: string;
+      let shape: PageShape | undefined;
       if (page) {
         cache.counts.kept += 1;
         cache.keepLinks(plan.file);
@@ -471,9 +485,10 @@ export class Pipeline {
           htmlHash = hash(html);
           const kept = cache.links(plan.file, htmlHash);
           if (kept) return kept;
-          const found = collectLinks(html);
-          cache.setLinks(plan.file, htmlHash, found);
-          return found;
+          const read = this.#readPage(html);
+          shape = read.shape;
+          cache.setLinks(plan.file, htmlHash, read.found);
+          return read.found;
         };
         page = renderPage(plan.route, { ...props, path: plan.path }, { base, images: this.#imageReader(), collect });
         pageHash = this.#renderHash(plan, page, htmlHash);
@@ -492,6 +507,7 @@ export class Pipeline {
         images: share(page.images),
         noindex: !!page.head.noindex,
         ms: performance.now() - began,
+        ...(shape && { shape }),
       });
       if (performance.now() - yielded > 50) {
         onProgress?.(rendered.length, routes.length);
@@ -517,14 +533,41 @@ export class Pipeline {
     return renderHash(page, plan.file, head, htmlHash);
   }
 
-  /** Critical CSS by page shape: pages of one template share a shape, so the rules are selected once for all of them. */
-  #criticalOf(html: string): { critical: string; fonts: string[]; derived: boolean } {
+  /**
+   * A page's links and ids, and its shape (see #criticalOf) when the stylesheet is compiled: both read in one parse of
+   * its HTML, by their two readers (render.tsx's and critical/shape.ts's).
+   */
+  #readPage(html: string): { found: { links: string[]; ids: string[] }; shape?: PageShape } {
+    const links = linkReader();
+    // Before the stylesheet is compiled (it compiles while the site's code loads, so rarely), links only.
+    const attributes = this.#stylesheet && !this.#dirty.has('stylesheet') ? this.#shapeAttributes() : undefined;
+    if (!attributes) {
+      scanHtml(html, [links.reader]);
+      return { found: links.found };
+    }
+    const shape = shapeReader(attributes);
+    scanHtml(html, [links.reader, shape.reader]);
+    return { found: links.found, shape: { of: attributes, hash: shape.shape() } };
+  }
+
+  /** What of a page's attributes its shape reads, for the stylesheet as last compiled (see #byShape). */
+  #shapeAttributes(): Set<string> {
     const css = this.#stylesheet!.css;
-    const { criticalCss, matchedAttributes, pageShape, fontsAfterPaint } = this.#criticalCode!;
     if (this.#byShape.css !== css)
       this.#byShape = { css, attributes: matchedAttributes(css), critical: new Map(), fonts: new Map() };
-    const { attributes, critical: byShape, fonts } = this.#byShape;
-    const shape = pageShape(html, attributes);
+    return this.#byShape.attributes;
+  }
+
+  /**
+   * Critical CSS by page shape: pages of one template share a shape, so the rules are selected once for all of them.
+   * `read`: the page's shape as read with its links, if it was (used when read for the stylesheet as it is now).
+   */
+  #criticalOf(html: string, read?: PageShape): { critical: string; fonts: string[]; derived: boolean } {
+    const css = this.#stylesheet!.css;
+    const { criticalCss, fontsAfterPaint } = this.#criticalCode!;
+    const attributes = this.#shapeAttributes();
+    const { critical: byShape, fonts } = this.#byShape;
+    const shape = read?.of === attributes ? read.hash : pageShape(html, attributes);
     let critical = byShape.get(shape);
     const derived = critical === undefined;
     if (critical === undefined) {
@@ -721,7 +764,7 @@ export class Pipeline {
     const keyOf = (page: RenderedRoute) => documentKey(documentBase, page.hash, client.pages.get(page.entry));
     const document = (page: RenderedRoute): PageOutput => {
       const body = render(page);
-      const critical = this.#criticalOf(body.html);
+      const critical = this.#criticalOf(body.html, page.shape);
       const html = this.#document(page, body, critical, client.pages.get(page.entry));
       return { html, criticalBytes: Buffer.byteLength(critical.critical) };
     };

@@ -1,5 +1,4 @@
 // Renders one route's page to HTML with renderToString, each island rendered on its own so the browser can hydrate it alone.
-import { Parser } from 'htmlparser2';
 import { createElement, type ReactElement, type ReactNode } from 'react';
 import type { BehaviourDefinition } from '../behaviour.ts';
 import { renderToString } from 'react-dom/server';
@@ -15,6 +14,7 @@ import {
 } from '../island.tsx';
 import type { PageHead, PageProps, Route } from '../core/routes.ts';
 import { ImageContext, type ImageRenderer } from '../images/context.ts';
+import { type HtmlReader, scanHtml } from './html-scan.ts';
 import { type ImageJob, settlePriority } from '../images/plan.ts';
 
 export interface IslandUse {
@@ -244,14 +244,25 @@ export function escapeSingleQuotedAttribute(text: string): string {
 
 /** Every link and id of the page, read in one pass of htmlparser2's tokenizer: no document is built. */
 export function collectLinks(html: string): { links: string[]; ids: string[] } {
+  const { reader, found } = linkReader();
+  scanHtml(html, [reader]);
+  return found;
+}
+
+/**
+ * What reads a page's links and ids as it is parsed (see scanHtml): `found` fills in as the parse goes. The one owner
+ * of which of a page's attributes are its links and ids, whether the page is parsed for them alone or for more.
+ */
+export function linkReader(): { reader: HtmlReader; found: { links: string[]; ids: string[] } } {
   const links: string[] = [];
   const ids: string[] = [];
-  const parser = new Parser({
-    onopentag(name, attributes) {
-      if ((name === 'a' || name === 'area') && attributes.href !== undefined) links.push(attributes.href);
-      if (attributes.id !== undefined) ids.push(attributes.id);
+  return {
+    reader: {
+      onopentag(name, attributes) {
+        if ((name === 'a' || name === 'area') && attributes.href !== undefined) links.push(attributes.href);
+        if (attributes.id !== undefined) ids.push(attributes.id);
+      },
     },
-  });
-  parser.end(html);
-  return { links, ids };
+    found: { links, ids },
+  };
 }

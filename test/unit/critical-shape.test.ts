@@ -2,7 +2,9 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { criticalCss } from '../../src/pipeline/critical.ts';
-import { matchedAttributes, pageShape } from '../../src/pipeline/critical/shape.ts';
+import { matchedAttributes, pageShape, shapeReader } from '../../src/pipeline/critical/shape.ts';
+import { scanHtml } from '../../src/pipeline/html-scan.ts';
+import { collectLinks, linkReader } from '../../src/pipeline/render.tsx';
 
 const css = '.card{color:red}.card h2{margin:0}[aria-expanded="true"]{outline:1px solid}p:empty{display:none}';
 const attributes = matchedAttributes(css);
@@ -84,6 +86,20 @@ shapes('pages whose ids differ get the critical CSS each would get on its own', 
 shapes('reads the attribute names of attribute selectors, besides the ones pseudo-classes read', () => {
   const names = matchedAttributes('a[data-state="open"],[ hidden ]{x:y}svg|a[xlink|href]{z:w}');
   for (const name of ['data-state', 'hidden', 'href', 'lang', 'dir', 'type']) assert.ok(names.has(name), name);
+});
+
+shapes('one parse read by the links and the shape gives what each reads alone', () => {
+  // Implied closes, void elements, an <area>, blank and empty text, ids matched and not: every event both readers get.
+  const html = `<header id="top"><nav><a href="/">Home</a><a href="#menu" class="card md:flex">Menu</a></nav></header>
+    <main><p>one<p> <p></p><ul><li id="a">x<li>y</ul><img src="a.png" alt=""><map><area href="/map"></map>
+    <button aria-expanded="true" type="button">Open</button>${card('Title', '/releases/one/')}</main>`;
+  const links = linkReader();
+  const shaped = shapeReader(attributes);
+  scanHtml(html, [links.reader, shaped.reader]);
+  assert.equal(links.found, collectLinks(html), 'the same links and ids');
+  assert.equal(links.found.links, ['/', '#menu', '/map', '/releases/one/']);
+  assert.is(shaped.shape(), shape(html), 'the same shape');
+  assert.is.not(shape(html), shape(html.replace('<p></p>', '<p>x</p>')), 'a reader that reads text still gets it');
 });
 
 shapes.run();

@@ -1,6 +1,6 @@
 // The page as critical CSS sees it: pages with the same shape get the same critical CSS, so it is derived once for them.
 import { createHash } from 'node:crypto';
-import { Parser } from 'htmlparser2';
+import { type HtmlReader, scanHtml } from '../html-scan.ts';
 import { readIdentifier, unescapeIdentifier } from './selectors.ts';
 
 /** Attributes whose value always takes part in matching: pseudo-classes read them (`:lang()`, `:dir()`, inputs' type). */
@@ -15,6 +15,16 @@ const MATCHED_ATTRIBUTES = ['lang', 'dir', 'type'];
  * `matchedAttributes`. Returns a hash of that.
  */
 export function pageShape(html: string, matched: ReadonlySet<string>): string {
+  const read = shapeReader(matched);
+  scanHtml(html, [read.reader]);
+  return read.shape();
+}
+
+/**
+ * What reads a page's shape (see pageShape) as it is parsed (see scanHtml), beside other readers of the same parse;
+ * `shape()` gives its hash once the parse has ended.
+ */
+export function shapeReader(matched: ReadonlySet<string>): { reader: HtmlReader; shape: () => string } {
   // One string hashed once: many small hash updates cost more than the parse.
   let shape = '';
   let text = '';
@@ -22,30 +32,33 @@ export function pageShape(html: string, matched: ReadonlySet<string>): string {
     shape += text;
     text = '';
   };
-  const parser = new Parser({
-    onopentag(name, attributes) {
+  return {
+    reader: {
+      onopentag(name, attributes) {
+        flush();
+        shape += `<${name}`;
+        for (const key in attributes) {
+          const value = attributes[key]!;
+          if (matched.has(key)) shape += ` ${key}=${JSON.stringify(value)}`;
+          else if (key === 'id') shape += matched.has(`#${value}`) ? ` id=${JSON.stringify(value)}` : ' id';
+          else if (key === 'class') shape += ` class=${JSON.stringify(namedClasses(value, matched))}`;
+          else shape += ` ${key}`;
+        }
+        shape += '>';
+      },
+      ontext(data) {
+        if (text !== 'x') text = /\S/.test(data) ? 'x' : data ? ' ' : text;
+      },
+      onclosetag(name) {
+        flush();
+        shape += `</${name}>`;
+      },
+    },
+    shape() {
       flush();
-      shape += `<${name}`;
-      for (const key in attributes) {
-        const value = attributes[key]!;
-        if (matched.has(key)) shape += ` ${key}=${JSON.stringify(value)}`;
-        else if (key === 'id') shape += matched.has(`#${value}`) ? ` id=${JSON.stringify(value)}` : ' id';
-        else if (key === 'class') shape += ` class=${JSON.stringify(namedClasses(value, matched))}`;
-        else shape += ` ${key}`;
-      }
-      shape += '>';
+      return createHash('sha256').update(shape).digest('hex');
     },
-    ontext(data) {
-      if (text !== 'x') text = /\S/.test(data) ? 'x' : data ? ' ' : text;
-    },
-    onclosetag(name) {
-      flush();
-      shape += `</${name}>`;
-    },
-  });
-  parser.end(html);
-  flush();
-  return createHash('sha256').update(shape).digest('hex');
+  };
 }
 
 /** The classes of a `class` attribute that the stylesheet names, in their order. */
