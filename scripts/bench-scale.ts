@@ -68,12 +68,17 @@ interface Measured extends BuildRun {
   written?: number;
 }
 
-/** One build with the caches and output cleared first (outside the timer): what a fresh checkout pays. */
+/**
+ * One build with the caches cleared first (outside the timer), into `out`, a folder no build used: what a fresh
+ * checkout pays. No output is deleted until every build is timed: on this disk, deleting a tree of thousands of folders
+ * makes the next thousands of file creations, by whichever process, cost seconds of system time (docs/benchmarks.md,
+ * "Output folders"), so a deletion before a build would time the deletion rather than the build.
+ */
 async function cold(root: string, out: string, tool = TOOL_ROOT): Promise<Measured> {
+  if (existsSync(out)) throw new Error(`${out} exists: a cold build writes into a new folder.`);
   // The tool keeps its cache in its own node_modules: the baseline's is its checkout's.
   for (const part of ['pages', 'builds'])
     await rm(join(tool, 'node_modules/.cache/site-gen', part), { recursive: true, force: true });
-  await rm(out, { recursive: true, force: true });
   const { run, summary } = await runBuild(root, out, {}, tool);
   return { ...run, written: summary.written };
 }
@@ -99,11 +104,13 @@ const changeOne = (pages: number, i: number) => (text: string) =>
     `$1Edited ${i}: $2`,
   );
 
+/** Output folders of the builds timed so far: deleted when every build is timed (see `cold`). */
+const leftOutputs: string[] = [];
+
 /** `withBaseline`: the baseline's cold and one-changed builds too; `full`: the one-changed build (minutes at 100,000). */
 async function measureSize(size: number, withBaseline: boolean, full = true): Promise<SizeResult> {
   const project = await scaleSite(size);
-  const out = join(await mkdtemp(join(tmpdir(), 'site-gen-scale-out-')), 'dist');
-  const baseOut = join(await mkdtemp(join(tmpdir(), 'site-gen-scale-base-')), 'dist');
+  const outputs = await mkdtemp(join(tmpdir(), 'site-gen-scale-out-'));
   const result: SizeResult = {
     pages: size + 3,
     mine: { cold: [], unchanged: [], changed: [], cacheBytes: 0, outBytes: 0 },
@@ -114,11 +121,12 @@ async function measureSize(size: number, withBaseline: boolean, full = true): Pr
     for (let i = 0; i < RUNS; i += 1) {
       // Back to back: the baseline's cold build, then this one's, so both see the same machine.
       if (result.base) {
+        const baseOut = join(outputs, `baseline-${i}`);
         result.base.cold.push(await cold(project.root, baseOut, BASELINE));
         await project.edit('content/releases.ts', changeOne(size, 1000 + i));
         result.base.changed.push(await again(project.root, baseOut, BASELINE));
-        await rm(baseOut, { recursive: true, force: true });
       }
+      const out = join(outputs, `dist-${i}`);
       result.mine.cold.push(await cold(project.root, out));
       console.log(`${size} pages: cold ${s(result.mine.cold.at(-1)!.wallMs)}, ${result.mine.cold.at(-1)!.peakMB} MB`);
       result.mine.cacheBytes = await sizeOf(join(cacheDir, 'pages'));
@@ -131,8 +139,8 @@ async function measureSize(size: number, withBaseline: boolean, full = true): Pr
     result.load = await load();
   } finally {
     await project.remove();
-    await rm(join(out, '..'), { recursive: true, force: true });
-    await rm(join(baseOut, '..'), { recursive: true, force: true });
+    // Deleted after the last timing, with the others (see `cold`).
+    leftOutputs.push(outputs);
   }
   return result;
 }
@@ -260,12 +268,12 @@ log('');
 // This 3-page site, cold, back to back with the baseline.
 const own: Measured[] = [];
 const ownBase: Measured[] = [];
-const ownOut = join(await mkdtemp(join(tmpdir(), 'site-gen-scale-own-')), 'dist');
+const ownOuts = await mkdtemp(join(tmpdir(), 'site-gen-scale-own-'));
+leftOutputs.push(ownOuts);
 for (let i = 0; i < Math.max(3, RUNS); i += 1) {
-  if (BASELINE) ownBase.push(await cold(TOOL_ROOT, ownOut, BASELINE));
-  own.push(await cold(TOOL_ROOT, ownOut));
+  if (BASELINE) ownBase.push(await cold(TOOL_ROOT, join(ownOuts, `baseline-${i}`), BASELINE));
+  own.push(await cold(TOOL_ROOT, join(ownOuts, `dist-${i}`)));
 }
-await rm(join(ownOut, '..'), { recursive: true, force: true });
 
 const sizes: SizeResult[] = [];
 for (const size of SIZES) sizes.push(await measureSize(size, Boolean(BASELINE)));
@@ -363,3 +371,5 @@ await writeFile(
   replaceSection(previous, 'scale', `## Scale (\`npm run bench:scale\`)\n\n${lines.join('\n')}\n`),
 );
 console.log('\nWrote the scale section of bench/RESULTS.md.');
+// Every build is timed: the output folders can go now (see `cold`).
+for (const dir of leftOutputs) await rm(dir, { recursive: true, force: true });
