@@ -39,8 +39,15 @@ export function formatMessage(message: Message): string {
   return `${where}${message.text}`;
 }
 
-/** esbuild's options for code Node runs from the cache folder: the site's code, each content module, the config. */
-export function nodeBundleOptions(entry: ServerEntry, root: string, plugins: Plugin[] = []) {
+/**
+ * esbuild's options for code Node runs from the cache folder: the site's code, each content module, the config.
+ * `sourcemap: false` for data: a map as big as the data costs more to make and to load (Node parses it) than the data.
+ */
+export function nodeBundleOptions(
+  entry: ServerEntry,
+  root: string,
+  { plugins = [], sourcemap = true }: { plugins?: Plugin[]; sourcemap?: boolean } = {},
+) {
   return {
     ...('file' in entry
       ? { entryPoints: [entry.file] }
@@ -55,7 +62,7 @@ export function nodeBundleOptions(entry: ServerEntry, root: string, plugins: Plu
     conditions: [],
     jsx: 'automatic',
     metafile: true,
-    sourcemap: 'inline',
+    sourcemap: sourcemap ? ('inline' as const) : false,
     // Stack traces need the mappings only: the sources' text would double the map (tens of MB for a site whose
     // content lists 100,000 items), and Node keeps the map of every module it loads.
     sourcesContent: false,

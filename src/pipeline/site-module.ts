@@ -108,9 +108,9 @@ export class SiteLoader {
       // Read before compiling, as the content modules are (see ContentModules).
       const schemaRead = this.#schemaInputs ?? [paths.contentSchema];
       const schemaBefore = await sourcesHash(schemaRead);
-      const options = nodeBundleOptions({ contents: siteEntrySource(paths), resolveDir: paths.root }, paths.root, [
-        contentImports(paths.content, files),
-      ]);
+      const options = nodeBundleOptions({ contents: siteEntrySource(paths), resolveDir: paths.root }, paths.root, {
+        plugins: [contentImports(paths.content, files)],
+      });
       // esbuild compiles the changed content files and bundles the site's code side by side.
       const [modules, bundle] = await Promise.allSettled([
         this.#content.load(files),
