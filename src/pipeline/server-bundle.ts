@@ -39,6 +39,9 @@ export function formatMessage(message: Message): string {
   return `${where}${message.text}`;
 }
 
+/** What a generated entry is called in esbuild's messages and metafile: no file of the project. */
+const GENERATED_ENTRY = 'site-gen-entry.ts';
+
 /**
  * esbuild's options for code Node runs from the cache folder: the site's code, each content module, the config.
  * `sourcemap: false` for data: a map as big as the data costs more to make and to load (Node parses it) than the data.
@@ -51,7 +54,7 @@ export function nodeBundleOptions(
   return {
     ...('file' in entry
       ? { entryPoints: [entry.file] }
-      : { stdin: { ...entry, loader: 'ts' as const, sourcefile: 'site-gen-entry.ts' } }),
+      : { stdin: { ...entry, loader: 'ts' as const, sourcefile: GENERATED_ENTRY } }),
     bundle: true,
     write: false,
     format: 'esm',
@@ -122,7 +125,7 @@ export async function loadServerModule<T>(options: ServerBundleOptions): Promise
 /** The project files a bundle read, as absolute paths in a stable order: not packages, not generated entries. */
 export function inputsOf(metafile: Metafile, root: string): string[] {
   return Object.keys(metafile.inputs)
-    .filter((p) => !p.startsWith('<') && !p.includes('node_modules'))
+    .filter((p) => !p.startsWith('<') && p !== GENERATED_ENTRY && !p.includes('node_modules'))
     .map((p) => resolve(root, p))
     .sort((a, b) => relative(root, a).localeCompare(relative(root, b)));
 }

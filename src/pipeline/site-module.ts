@@ -1,6 +1,7 @@
 // Loads the site's code for rendering: its routes, pages and schemas bundled in one pass, each content file apart.
 import type { Metafile } from 'esbuild';
 import { existsSync, readdirSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import type { ZodType } from 'zod';
 import { BundleError, ContentError, RenderError, RoutesError, SiteGenError } from '../core/errors.ts';
@@ -81,12 +82,20 @@ export class SiteLoader {
   readonly #esbuild: EsbuildCache | undefined;
   /** content/schema.ts and the project files it imported in the last load. */
   #schemaInputs: string[] | undefined;
+  /**
+   * Dev: the last code bundle, its generated entry and the hash of its inputs as read before it was made ('' when not
+   * known then): used again, without esbuild, while they read the same (a content edit changes no code).
+   */
+  #bundle: { entry: string; sources: string; inputs: string[]; code: string; metafile: Metafile } | undefined;
 
   constructor(paths: ProjectPaths, options: { keepContext?: boolean } = {}) {
     this.#paths = paths;
     this.#content = new ContentModules(paths);
     this.#esbuild = options.keepContext ? new EsbuildCache() : undefined;
   }
+
+  /** How many times the site's code was bundled (in dev, not again while none of its files changed). */
+  codeBundles = 0;
 
   /** How many content files were compiled so far (an unchanged one is compiled once). */
   get contentCompiles(): number {
@@ -108,14 +117,8 @@ export class SiteLoader {
       // Read before compiling, as the content modules are (see ContentModules).
       const schemaRead = this.#schemaInputs ?? [paths.contentSchema];
       const schemaBefore = await sourcesHash(schemaRead);
-      const options = nodeBundleOptions({ contents: siteEntrySource(paths), resolveDir: paths.root }, paths.root, {
-        plugins: [contentImports(paths.content, files)],
-      });
       // esbuild compiles the changed content files and bundles the site's code side by side.
-      const [modules, bundle] = await Promise.allSettled([
-        this.#content.load(files),
-        bundleForNode(options, this.#esbuild),
-      ]);
+      const [modules, bundle] = await Promise.allSettled([this.#content.load(files), this.#code(files)]);
       if (modules.status === 'rejected') throw modules.reason;
       if (bundle.status === 'rejected') throw bundle.reason;
       const code = bundle.value.code;
@@ -148,6 +151,34 @@ export class SiteLoader {
     await this.#esbuild?.dispose();
     await this.#content.dispose();
   }
+
+  /** The site's code bundled (content files as imports), or in dev the last bundle while no file of it changed. */
+  async #code(files: string[]): Promise<{ code: string; metafile: Metafile }> {
+    const paths = this.#paths;
+    const entry = siteEntrySource(paths);
+    const last = this.#bundle?.entry === entry ? this.#bundle : undefined;
+    // Read before bundling, as the content modules are (see ContentModules).
+    const sources = last && (await sourcesHash(last.inputs));
+    if (last && last.sources === sources) return last;
+    const options = nodeBundleOptions({ contents: entry, resolveDir: paths.root }, paths.root, {
+      plugins: [contentImports(paths.content, files)],
+    });
+    const started = Date.now();
+    const bundle = await bundleForNode(options, this.#esbuild);
+    this.codeBundles += 1;
+    if (this.#esbuild) {
+      const inputs = inputsOf(bundle.metafile, paths.root);
+      let known = last && inputs.join('\n') === last.inputs.join('\n') ? sources! : '';
+      // Inputs not known before (the first load): read now, they are what esbuild read if none was written since a
+      // little before it started (the margin for file systems with coarse times).
+      if (!known) {
+        const read = await sourcesHash(inputs);
+        if (await writtenBefore(inputs, started - 2000)) known = read;
+      }
+      this.#bundle = { entry, sources: known, inputs, ...bundle };
+    }
+    return bundle;
+  }
 }
 
 /** Loads the site's code once (see SiteLoader). */
@@ -158,6 +189,19 @@ export async function loadSite(paths: ProjectPaths): Promise<LoadedSite> {
   } finally {
     await loader.dispose();
   }
+}
+
+/** Whether every file was last written before `time` (ms since the epoch); a missing file was not. */
+async function writtenBefore(files: string[], time: number): Promise<boolean> {
+  const times = await Promise.all(
+    files.map((file) =>
+      stat(file).then(
+        (info) => info.mtimeMs,
+        () => Infinity,
+      ),
+    ),
+  );
+  return times.every((mtime) => mtime < time);
 }
 
 /** `file` and the project files it imports, directly or not, in a bundle's metafile: absolute paths, sorted. */

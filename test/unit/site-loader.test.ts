@@ -1,6 +1,6 @@
 // Loading the site's code with its content files compiled apart: each compiled once while it stays the same, one
 // module shared by the entry and the routes, the site's hash following every change, errors naming the file at fault.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -65,6 +65,26 @@ loading('compiles each content file once, and again only the file that changed',
   assert.is(context.loader.contentCompiles, 3, 'content/copy.ts alone compiled again');
   assert.is(edited.contentModules['items.ts'], first.contentModules['items.ts'], 'content/items.ts kept as it was');
   assert.is((edited.contentModules['copy.ts']!.default as { heading: string }).heading, 'Edited');
+});
+
+loading('a content edit loads the site code bundled before; a code edit bundles it again', async (context) => {
+  // Files written a while before the session (a fresh copy's are not: their first bundle is not known to match them).
+  const hourAgo = new Date(Date.now() - 3_600_000);
+  for (const entry of readdirSync(context.fixture.root, { recursive: true, withFileTypes: true }))
+    if (entry.isFile()) utimesSync(join(entry.parentPath, entry.name), hourAgo, hourAgo);
+  await context.loader.load();
+  assert.is(context.loader.codeBundles, 1);
+  context.fixture.edit('content/items.ts', (text) => text.replace("title: 'Alpha'", "title: 'Alpha 2'"));
+  const edited = await context.loader.load();
+  assert.is(context.loader.codeBundles, 1, 'no code changed: not bundled again');
+  const routes = edited.routes as unknown as Array<{ path: string; page: () => { props: { children: unknown } } }>;
+  assert.match(JSON.stringify(routes.find((route) => route.path === '/items')!.page()), 'Alpha 2, Beta');
+
+  context.fixture.edit('src/site/pages/static.tsx', (text) => text.replace('No islands here', 'Still none'));
+  const coded = await context.loader.load();
+  assert.is(context.loader.codeBundles, 2, 'a code edit bundles the code again');
+  const statics = coded.routes as unknown as Array<{ path: string; page: () => unknown }>;
+  assert.ok(statics.some((route) => route.path === '/static'));
 });
 
 loading(
