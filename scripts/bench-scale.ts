@@ -5,6 +5,9 @@
 // site (first page served, footer edit -> reloaded page, CSS edit -> swapped stylesheet, in Chromium).
 // Writes its section of bench/RESULTS.md. Run:
 //   npm run bench:scale -- --baseline /tmp/base-checkout [--runs 1 --sizes 1000,10000 --big 100000 --edits 10]
+//   npm run bench:scale -- --watch-only [--baseline /tmp/base-checkout --runs 3 --sizes 10000 --edits 5]
+// --watch-only times `site-gen watch` alone (on the biggest size; with --baseline, each run the baseline's then this
+// checkout's, back to back) and prints the figures without writing bench/RESULTS.md.
 // The issue's bounds are for a machine where b3c179e builds 1,003 pages in 3.1 s: they are scaled here by the
 // baseline's 1,003-page cold build measured in the same run.
 import { spawn } from 'node:child_process';
@@ -29,6 +32,7 @@ const { values: flags } = parseArgs({
     big: { type: 'string', default: '100000' },
     baseline: { type: 'string', default: '' },
     port: { type: 'string', default: '4435' },
+    'watch-only': { type: 'boolean', default: false },
   },
 });
 const RUNS = Number(flags.runs);
@@ -169,11 +173,18 @@ async function reloadedWith(page: Page, text: string): Promise<void> {
   }
 }
 
-/** `site-gen watch` on the biggest site: first page served after start, then footer and CSS edits seen in Chromium. */
-async function timeWatch(root: string, edit: (file: string, change: (text: string) => string) => Promise<void>) {
+/**
+ * `site-gen watch` of the checkout `tool` on the biggest site: first page served after start, then footer and CSS
+ * edits seen in Chromium.
+ */
+async function timeWatch(
+  root: string,
+  edit: (file: string, change: (text: string) => string) => Promise<void>,
+  tool = TOOL_ROOT,
+) {
   const url = `http://127.0.0.1:${flags.port}`;
   const started = performance.now();
-  const child = spawn(process.execPath, [join(TOOL_ROOT, 'bin/site-gen.js'), 'watch', '--port', flags.port], {
+  const child = spawn(process.execPath, [join(tool, 'bin/site-gen.js'), 'watch', '--port', flags.port], {
     cwd: root,
     env: { ...process.env, NO_COLOR: '1' },
   });
@@ -235,7 +246,7 @@ async function timeWatch(root: string, edit: (file: string, change: (text: strin
   // A second session: the script bundle kept by the first one is read back instead of made by esbuild.
   if (child.exitCode === null && child.signalCode === null) await new Promise((resolve) => child.once('exit', resolve));
   const restarted = performance.now();
-  const again = spawn(process.execPath, [join(TOOL_ROOT, 'bin/site-gen.js'), 'watch', '--port', flags.port], {
+  const again = spawn(process.execPath, [join(tool, 'bin/site-gen.js'), 'watch', '--port', flags.port], {
     cwd: root,
     env: { ...process.env, NO_COLOR: '1' },
   });
@@ -251,6 +262,33 @@ async function timeWatch(root: string, edit: (file: string, change: (text: strin
   }
   const rebuilds = [...output.matchAll(/content\/copy\.ts: (.*) in (\d+) ms/g)].map((m) => `${m[1]} in ${m[2]} ms`);
   return { firstMs, secondMs, content, css, lastRebuild: rebuilds.at(-1) ?? 'none printed', output };
+}
+
+const spread = (values: number[]) =>
+  `median ${Math.round(median(values))} ms (min ${Math.round(Math.min(...values))}, max ${Math.round(Math.max(...values))})`;
+
+if (flags['watch-only']) {
+  const project = await scaleSite(WATCH_PAGES);
+  const edited = ['content/copy.ts', 'src/site/styles/pages.css'];
+  const before = await Promise.all(edited.map((file) => project.read(file)));
+  try {
+    for (let i = 0; i < RUNS; i += 1)
+      for (const [name, tool] of [
+        ...(BASELINE ? [['baseline', BASELINE] as const] : []),
+        ['this checkout', TOOL_ROOT] as const,
+      ]) {
+        // Each session starts from the same files and with no page cache (the script bundle is kept, as a user has it).
+        for (const [k, file] of edited.entries()) await project.write(file, before[k]!);
+        await rm(join(cacheDir, 'pages'), { recursive: true, force: true });
+        const watch = await timeWatch(project.root, (file, change) => project.edit(file, change), tool);
+        console.log(
+          `${name}, watch on ${WATCH_PAGES + 3} pages (${await load()}): first page ${s(watch.firstMs)} (second session ${s(watch.secondMs)}); footer edit -> reloaded ${spread(watch.content)}, "${watch.lastRebuild}"; CSS edit -> swapped ${spread(watch.css)}`,
+        );
+      }
+  } finally {
+    await project.remove();
+  }
+  process.exit(0);
 }
 
 const machine = describeMachine(CHROMIUM);
@@ -304,17 +342,15 @@ let watch: Awaited<ReturnType<typeof timeWatch>> | undefined;
 try {
   await rm(join(cacheDir, 'pages'), { recursive: true, force: true });
   watch = await timeWatch(project.root, (file, change) => project.edit(file, change));
-  const stat = (values: number[]) =>
-    `median ${Math.round(median(values))} ms (min ${Math.round(Math.min(...values))}, max ${Math.round(Math.max(...values))})`;
   log('');
   log(`**site-gen watch on ${WATCH_PAGES + 3} pages** (${await load()}):`);
   log(
     `- first page served ${s(watch.firstMs)} after the process started (no cache); ${s(watch.secondMs)} in a second session (script bundle kept by the first);`,
   );
   log(
-    `- footer tagline edited in content/copy.ts (every page shows it) -> open page reloaded: ${stat(watch.content)}, ${EDITS} edits; the terminal's last line: "${watch.lastRebuild}";`,
+    `- footer tagline edited in content/copy.ts (every page shows it) -> open page reloaded: ${spread(watch.content)}, ${EDITS} edits; the terminal's last line: "${watch.lastRebuild}";`,
   );
-  log(`- CSS edit -> stylesheet swapped: ${stat(watch.css)}, ${EDITS} edits.`);
+  log(`- CSS edit -> stylesheet swapped: ${spread(watch.css)}, ${EDITS} edits.`);
 } finally {
   await project.remove();
 }

@@ -19,7 +19,7 @@ import type { ImageJob } from '../images/plan.ts';
 import { linkReader, renderPage, type IslandUse, type RenderedPage } from './render.tsx';
 import { matchedAttributes, pageShape, shapeReader } from './critical/shape.ts';
 import { scanHtml } from './html-scan.ts';
-import { loadSite, validateContent } from './site-module.ts';
+import { ParsedContent, SiteLoader, validateContent } from './site-module.ts';
 import { esbuildTargets, resolveBrowsers } from './targets.ts';
 import { siteHead } from './head.ts';
 import {
@@ -219,6 +219,9 @@ export class Pipeline {
   /** The images pages use, each output file encoded once; and the Markdown collections, each body rendered once. */
   readonly #images: ImageStore;
   readonly #markdown: MarkdownCollections;
+  /** The site's code and content modules, and the content as last parsed: each content file compiled and parsed once while it stays the same. */
+  readonly #siteLoader: SiteLoader;
+  readonly #parsed = new ParsedContent();
 
   constructor(options: PipelineOptions) {
     this.paths = options.paths;
@@ -226,6 +229,7 @@ export class Pipeline {
     this.#esbuild = options.mode === 'dev' ? new EsbuildCache() : undefined;
     this.#images = new ImageStore(options.paths.cache, options.paths.root);
     this.#markdown = new MarkdownCollections(options.paths, this.#images.sources);
+    this.#siteLoader = new SiteLoader(options.paths, { keepContext: options.mode === 'dev' });
     // A build's pages wait for the client bundle in a store, never in memory: a scratch one when none is given.
     if (options.mode === 'build' && !options.cache) {
       this.#scratch = PageCache.scratch();
@@ -348,10 +352,11 @@ export class Pipeline {
     }
   }
 
-  /** Frees esbuild's kept context. */
+  /** Frees esbuild's kept contexts and removes the content modules from the cache folder. */
   async dispose(): Promise<void> {
     await this.#scratch?.dispose();
     await this.#esbuild?.dispose();
+    await this.#siteLoader.dispose();
   }
 
   /** Runs one stage, keeping its result; returns what it did, in words. */
@@ -380,12 +385,12 @@ export class Pipeline {
       }
       case 'content': {
         // esbuild compiles the site's code on the other core while this one renders the Markdown bodies.
-        const loading = loadSite(paths);
+        const loading = this.#siteLoader.load();
         loading.catch(() => undefined);
         await this.#markdown.prepare();
         const site = await loading;
         const markdown = await this.#markdown.load(site.collections);
-        const content = { ...validateContent(paths, site), ...markdown.content };
+        const content = { ...validateContent(paths, site, this.#parsed), ...markdown.content };
         this.#site = {
           code: hash(site.hash, markdown.hash),
           routes: planRoutes(paths, resolveRoutes(site.routes, content, relative(paths.root, paths.routes))),

@@ -1,10 +1,11 @@
 // Bundles the site's TypeScript (config, content, pages) for Node with esbuild and imports the result.
-import { build, type Message, type Metafile } from 'esbuild';
+import { build, type BuildOptions, type Message, type Metafile, type Plugin } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { toolRoot } from '../core/paths.ts';
+import type { EsbuildCache } from './esbuild-cache.ts';
 import { publicEntryForNode } from './public-entry.ts';
 
 export interface ServerModule<T> {
@@ -15,9 +16,11 @@ export interface ServerModule<T> {
   hash: string;
 }
 
+/** What to bundle: the path of a module, or generated source with the folder its imports resolve from. */
+export type ServerEntry = { file: string } | { contents: string; resolveDir: string };
+
 export interface ServerBundleOptions {
-  /** What to bundle: the path of a module, or generated source with the folder its imports resolve from. */
-  entry: { file: string } | { contents: string; resolveDir: string };
+  entry: ServerEntry;
   root: string;
   cacheDir: string;
 }
@@ -36,61 +39,93 @@ export function formatMessage(message: Message): string {
   return `${where}${message.text}`;
 }
 
-let loads = 0;
+/** What a generated entry is called in esbuild's messages and metafile: no file of the project. */
+const GENERATED_ENTRY = 'site-gen-entry.ts';
 
-export async function loadServerModule<T>(options: ServerBundleOptions): Promise<ServerModule<T>> {
-  const entry =
-    'file' in options.entry
-      ? { entryPoints: [options.entry.file] }
-      : { stdin: { ...options.entry, loader: 'ts' as const, sourcefile: 'site-gen-entry.ts' } };
-  let result;
+/**
+ * esbuild's options for code Node runs from the cache folder: the site's code, each content module, the config.
+ * `sourcemap: false` for data: a map as big as the data costs more to make and to load (Node parses it) than the data.
+ */
+export function nodeBundleOptions(
+  entry: ServerEntry,
+  root: string,
+  { plugins = [], sourcemap = true }: { plugins?: Plugin[]; sourcemap?: boolean } = {},
+) {
+  return {
+    ...('file' in entry
+      ? { entryPoints: [entry.file] }
+      : { stdin: { ...entry, loader: 'ts' as const, sourcefile: GENERATED_ENTRY } }),
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    // Packages stay imports (publicEntryForNode resolves each to its file); only 'module' is dropped from esbuild's
+    // conditions, so a package resolves to the file Node itself would load (one instance, shared with the tool).
+    conditions: [],
+    jsx: 'automatic',
+    metafile: true,
+    sourcemap: sourcemap ? ('inline' as const) : false,
+    // Stack traces need the mappings only: the sources' text would double the map (tens of MB for a site whose
+    // content lists 100,000 items), and Node keeps the map of every module it loads.
+    sourcesContent: false,
+    logLevel: 'silent',
+    absWorkingDir: root,
+    // A package the site has not installed is looked for where the tool's packages are.
+    nodePaths: [join(toolRoot, 'node_modules')],
+    plugins: [...plugins, publicEntryForNode],
+    define: { 'process.env.NODE_ENV': '"production"' },
+  } satisfies BuildOptions;
+}
+
+/** Bundles `options` (with `cache`'s kept context when given); esbuild's errors are thrown as a ServerBundleFailure. */
+export async function bundleForNode(
+  options: ReturnType<typeof nodeBundleOptions>,
+  cache?: EsbuildCache,
+): Promise<{ code: string; metafile: Metafile }> {
   try {
-    result = await build({
-      ...entry,
-      bundle: true,
-      write: false,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
-      // Packages stay imports (publicEntryForNode resolves each to its file); only 'module' is dropped from esbuild's
-      // conditions, so a package resolves to the file Node itself would load (one instance, shared with the tool).
-      conditions: [],
-      jsx: 'automatic',
-      metafile: true,
-      sourcemap: 'inline',
-      // Stack traces need the mappings only: the sources' text would double the map (tens of MB for a site whose
-      // content lists 100,000 items), and Node keeps the map of every module it loads.
-      sourcesContent: false,
-      logLevel: 'silent',
-      absWorkingDir: options.root,
-      // A package the site has not installed is looked for where the tool's packages are.
-      nodePaths: [join(toolRoot, 'node_modules')],
-      plugins: [publicEntryForNode],
-      define: { 'process.env.NODE_ENV': '"production"' },
-    });
+    const result = cache ? await cache.build(options, null) : await build(options);
+    return { code: result.outputFiles[0]!.text, metafile: result.metafile };
   } catch (error) {
     const messages = (error as { errors?: Message[] }).errors;
     if (messages?.length) throw new ServerBundleFailure(messages);
     throw error;
   }
-  const code = result.outputFiles[0]!.contents;
-  const hash = createHash('sha256').update(code).digest('hex').slice(0, 32);
-  await mkdir(options.cacheDir, { recursive: true });
-  // A name no other load shares (so no other build can delete it under us); removed once imported, since Node keeps
-  // the module: a long watch session leaves no trail of bundles on disk.
-  const file = join(options.cacheDir, `server-${hash.slice(0, 16)}-${process.pid}-${++loads}.mjs`);
+}
+
+export function codeHash(code: string): string {
+  return createHash('sha256').update(code).digest('hex').slice(0, 32);
+}
+
+let loads = 0;
+
+/**
+ * Writes `code` to the cache folder under a name no other load shares (so no other build can delete it under us),
+ * imports it and removes it once imported, since Node keeps the module: a long watch session leaves no trail of
+ * bundles on disk.
+ */
+export async function importOnce<T>(code: string, cacheDir: string, name: string): Promise<T> {
+  await mkdir(cacheDir, { recursive: true });
+  const file = join(cacheDir, `${name}-${process.pid}-${++loads}.mjs`);
   await writeFile(file, code);
   try {
-    const exports = (await import(pathToFileURL(file).href)) as T;
-    return { exports, inputs: inputsOf(result.metafile, options.root), hash };
+    return (await import(pathToFileURL(file).href)) as T;
   } finally {
     await rm(file, { force: true });
   }
 }
 
-function inputsOf(metafile: Metafile, root: string): string[] {
+export async function loadServerModule<T>(options: ServerBundleOptions): Promise<ServerModule<T>> {
+  const { code, metafile } = await bundleForNode(nodeBundleOptions(options.entry, options.root));
+  const hash = codeHash(code);
+  const exports = await importOnce<T>(code, options.cacheDir, `server-${hash.slice(0, 16)}`);
+  return { exports, inputs: inputsOf(metafile, options.root), hash };
+}
+
+/** The project files a bundle read, as absolute paths in a stable order: not packages, not generated entries. */
+export function inputsOf(metafile: Metafile, root: string): string[] {
   return Object.keys(metafile.inputs)
-    .filter((p) => !p.startsWith('<') && !p.includes('node_modules'))
+    .filter((p) => !p.startsWith('<') && p !== GENERATED_ENTRY && !p.includes('node_modules'))
     .map((p) => resolve(root, p))
     .sort((a, b) => relative(root, a).localeCompare(relative(root, b)));
 }

@@ -1,0 +1,187 @@
+// Compiles each content data file on its own and keeps it, so that an edit compiles that file again and Node keeps the rest.
+import type { Plugin } from 'esbuild';
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { RenderError } from '../core/errors.ts';
+import { bundleForNode, codeHash, inputsOf, nodeBundleOptions } from './server-bundle.ts';
+
+/** A content data file compiled for Node and imported. */
+export interface ContentModule {
+  /** Its name in content/ ("releases.ts"). */
+  file: string;
+  /** The file URL it is imported by, here and from the site's code (see linkContent). */
+  url: string;
+  /** Hash of its compiled code. */
+  hash: string;
+  /** Absolute paths of the project files it was compiled from: the file and what it imports. */
+  inputs: string[];
+  exports: { default?: unknown };
+}
+
+interface Kept {
+  module: ContentModule;
+  /** Hash of its inputs' text as read before it was compiled ('' when they were not all known then). */
+  sources: string;
+}
+
+/** How the site's code names a content module until its URL is put in: `"site-gen-content:releases.ts"`. */
+const TOKEN = 'site-gen-content:';
+
+/** Stores made in this process: each writes files of its own, so one store's cleanup never removes another's. */
+let stores = 0;
+
+/**
+ * The content modules of one site, kept between loads (a watch session): each file is compiled once while it and
+ * what it imports read the same, and imported once from a file in the cache folder named by its code, so that Node's
+ * module cache keeps an unchanged module across loads of the site's code (same URL: not evaluated again).
+ */
+export class ContentModules {
+  /** How many content files this store has compiled (an unchanged one is not compiled again). */
+  compiled = 0;
+  readonly #root: string;
+  readonly #contentDir: string;
+  readonly #cacheDir: string;
+  readonly #kept = new Map<string, Kept>();
+  readonly #store = ++stores;
+  #swept = false;
+
+  constructor(paths: { root: string; content: string; cache: string }) {
+    this.#root = paths.root;
+    this.#contentDir = paths.content;
+    this.#cacheDir = paths.cache;
+  }
+
+  /**
+   * The modules of `files` (names in content/), compiled side by side where changed. Throws esbuild's errors as a
+   * ServerBundleFailure, a module that throws while it loads as a RenderError naming its file.
+   */
+  async load(files: string[]): Promise<ContentModule[]> {
+    if (!this.#swept) {
+      this.#swept = true;
+      await sweepDeadSessions(this.#cacheDir);
+    }
+    for (const [file, kept] of this.#kept)
+      if (!files.includes(file)) {
+        this.#kept.delete(file);
+        await rm(new URL(kept.module.url), { force: true });
+      }
+    const settled = await Promise.allSettled(files.map((file) => this.#load(file)));
+    const failed = settled.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
+    return settled.map((result) => (result as PromiseFulfilledResult<ContentModule>).value);
+  }
+
+  /** Removes the files this store wrote (Node keeps the modules it imported). */
+  async dispose(): Promise<void> {
+    const urls = [...this.#kept.values()].map(({ module }) => module.url);
+    this.#kept.clear();
+    await Promise.all(urls.map((url) => rm(new URL(url), { force: true })));
+  }
+
+  async #load(file: string): Promise<ContentModule> {
+    const kept = this.#kept.get(file);
+    const path = join(this.#contentDir, file);
+    // Read before compiling: a write during the compile then differs at the next load, which the watcher starts.
+    const read = kept?.module.inputs ?? [path];
+    const sources = await sourcesHash(read);
+    if (kept && kept.sources === sources) return kept.module;
+
+    // No source map: a content file is data, and a map of 10,000 items took longer to make and load than they did
+    // (0.3 s each way for a 1.5 MB list). Its compile errors name the file's own lines all the same (esbuild's).
+    const { code, metafile } = await bundleForNode(nodeBundleOptions({ file: path }, this.#root, { sourcemap: false }));
+    this.compiled += 1;
+    const inputs = inputsOf(metafile, this.#root);
+    const known = inputs.join('\n') === read.join('\n') ? sources : '';
+    const hash = codeHash(code);
+    if (kept?.module.hash === hash) {
+      this.#kept.set(file, { module: { ...kept.module, inputs }, sources: known });
+      return this.#kept.get(file)!.module;
+    }
+    await mkdir(this.#cacheDir, { recursive: true });
+    const name = `content-${file.replace(/\.[^.]+$/, '').replace(/[^\w-]/g, '_')}-${hash.slice(0, 16)}`;
+    const target = join(this.#cacheDir, `${name}-${process.pid}-${this.#store}.mjs`);
+    await writeFile(target, code);
+    const url = pathToFileURL(target).href;
+    let exports: ContentModule['exports'];
+    try {
+      exports = await import(url);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      throw new RenderError(
+        `content/${file} threw while loading (${message}). Check the code it runs as it loads (run with --debug for the stack).`,
+        { cause: error },
+      );
+    }
+    // The site's code loaded from now on imports the new URL: the old file is read by no one again.
+    if (kept && kept.module.url !== url) await rm(new URL(kept.module.url), { force: true });
+    const module = { file, url, hash, inputs, exports };
+    this.#kept.set(file, { module, sources: known });
+    return module;
+  }
+}
+
+/** Hash of the files' text (a missing file counts as missing, so its creation is a change). */
+export async function sourcesHash(files: string[]): Promise<string> {
+  const hash = createHash('sha256');
+  for (const file of files) {
+    const text = await readFile(file).catch(() => undefined);
+    hash.update(`${file}\0${text ? text.length : 'missing'}\0`);
+    if (text) hash.update(text);
+  }
+  return hash.digest('hex');
+}
+
+/**
+ * Makes the site's code import each content file (`files`: names in `contentDir`) as its content module rather than
+ * bundling it, wherever it is imported from (the generated entry, routes, components): one instance of each file's
+ * data, shared by all of them. The import is named by a token until linkContent puts the module's URL in, so the
+ * bundle's text, and its hash, stay the same when only content changes.
+ */
+export function contentImports(contentDir: string, files: string[]): Plugin {
+  const byPath = new Map(files.map((file) => [join(contentDir, file), file]));
+  const contentFile = (path: string) =>
+    byPath.get(path) ??
+    byPath.get(`${path}.ts`) ??
+    byPath.get(`${path}.tsx`) ??
+    byPath.get(path.replace(/\.js$/, '.ts')) ??
+    byPath.get(path.replace(/\.jsx$/, '.tsx'));
+  // Only an import whose last part names a content file is looked at: each one esbuild hands a plugin is a round trip.
+  const stems = files.map((file) => file.replace(/\.[^.]+$/, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const filter = new RegExp(`^(\\.|/|[A-Za-z]:[\\\\/]).*[\\\\/](${stems.join('|')})(\\.[jt]sx?)?$`);
+  return {
+    name: 'site-gen-content-modules',
+    setup(build) {
+      if (files.length === 0) return;
+      build.onResolve({ filter }, (args) => {
+        const file = contentFile(isAbsolute(args.path) ? args.path : resolve(args.resolveDir, args.path));
+        return file ? { path: `${TOKEN}${file}`, external: true } : undefined;
+      });
+    },
+  };
+}
+
+/** The site's code with each content import pointing at its module's URL (see contentImports). */
+export function linkContent(code: string, modules: ContentModule[]): string {
+  const urls = new Map(modules.map((module) => [JSON.stringify(`${TOKEN}${module.file}`), JSON.stringify(module.url)]));
+  return code.replace(/"site-gen-content:[^"]*"/g, (token) => urls.get(token) ?? token);
+}
+
+/** Removes content modules left in the cache folder by sessions that ended without cleaning up (killed, crashed). */
+async function sweepDeadSessions(cacheDir: string): Promise<void> {
+  const names = await readdir(cacheDir).catch(() => [] as string[]);
+  for (const name of names) {
+    const pid = Number(/^content-.*-(\d+)-\d+\.mjs$/.exec(name)?.[1]);
+    if (pid && pid !== process.pid && !isAlive(pid)) await rm(join(cacheDir, name), { force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
