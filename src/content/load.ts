@@ -147,7 +147,7 @@ export class MarkdownCollections {
     }
   }
 
-  /** The bodies of `listed`'s files that changed since they were rendered, or were never rendered; keeps the texts for `load`. */
+  /** The bodies of `listed`'s files never rendered or changed since; keeps the files' texts for `load`. */
   #changed(listed: Array<{ dir: string; names: string[] }>): Pending[] {
     const pending: Pending[] = [];
     this.#read.clear();

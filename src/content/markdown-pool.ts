@@ -17,9 +17,9 @@ export interface BodyToRender {
 }
 
 /**
- * More bodies to render than this start a worker: it costs ~0.3-0.5 s to load markdown-it and Shiki, which a small site,
- * the scaffold and watch's one-file edits would wait for. One worker: on two cores a second would only fight this
- * thread for one.
+ * More bodies to render than this start a worker: it costs ~0.3-0.5 s to load markdown-it and Shiki, which a small
+ * site, the scaffold and watch's one-file edits would wait for. One worker: on two cores a second would only fight
+ * this thread for one.
  */
 export const WORKER_FROM = 200;
 
@@ -30,7 +30,7 @@ export interface PoolOptions {
   languages: string[];
   /** More bodies than this start a worker (default WORKER_FROM; tests force either path). */
   workerFrom?: number;
-  /** A worker started ahead (MarkdownWorker.start), used whatever the number of bodies; stopped once they are rendered. */
+  /** A worker started ahead (MarkdownWorker.start): used whatever the number of bodies, stopped once they are done. */
   worker?: MarkdownWorker;
 }
 
@@ -62,8 +62,8 @@ export type WorkerReply =
 
 /**
  * A body that may show an image: rendered on this thread, where images are read through the build's image store.
- * Over-matches (an `![` in code, an `<img` in raw HTML) rather than ever missing one: markdown-it only makes an image of
- * a literal "![".
+ * Over-matches (an `![` in code, an `<img` in raw HTML) rather than ever missing one: markdown-it only makes an image
+ * of a literal "![".
  */
 export function mayShowImage(body: string): boolean {
   return /!\[|<img/i.test(body);
@@ -82,7 +82,7 @@ export function chunkBounds(count: number): number[] {
   return bounds;
 }
 
-/** The next chunk of the shared queue, for whichever thread asks first; `bounds.length - 1` or more when it is empty. */
+/** The next chunk of the shared queue, for whichever thread asks first; `bounds.length - 1` or more once empty. */
 export function takeChunk(next: SharedArrayBuffer): number {
   return Atomics.add(new Int32Array(next), 0, 1);
 }

@@ -22,7 +22,10 @@ const highlighter = languages.length > 0 ? await highlighterFor(languages) : und
 
 const reply = (message: WorkerReply) => port.postMessage(message);
 
-/** A body rendered, or null for the main thread to render: it showed an image (read by the main thread's store), or its render threw. */
+/**
+ * A body rendered, or null for the main thread to render: it showed an image after all (images are read through the
+ * main thread's store), or its render threw (so that it throws there, as without a worker).
+ */
 function render({ file, body, bodyLine }: BodyToRender): RenderedMarkdown | null {
   let showsImage = false;
   try {

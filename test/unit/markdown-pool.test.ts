@@ -41,13 +41,13 @@ const collections = {
   }),
 };
 
-/** Entry `i`: headings, a footnote, a task list, a table, links, code in two languages; some with a picture or odd code. */
+/** Entry `i`: headings, a footnote, a task list, a table, links, code in two languages; some a picture or odd code. */
 function entryText(i: number): string {
   const extra = [
     '![A harbour](./harbour.jpg)',
     '```\nno language\n```',
     '```nosuchlanguage\nplain <b>\n```',
-    'A NUL \u0000 and an entity &#0; stay as they were.',
+    'A NUL \u0000 and an entity &#0; become U+FFFD, never a marker.',
     '<img src="raw.png" alt="raw HTML, never read">',
     '',
   ][i % 6];
