@@ -5,10 +5,14 @@
 export const NOT_SHIPPED =
   /^(src\/site\/|content\/|public\/|templates\/|test\/|bench\/|scripts\/|dist\/|site\.config\.ts$)/;
 
-/** Files every tarball must hold: the command, the compiled CLI and public entry with its types, the license, the log. */
+/**
+ * Files every tarball must hold: the command, the compiled CLI and public entry with its types, the Markdown worker
+ * (started by path, so no import reaches it), the license, the log.
+ */
 export const REQUIRED = [
   'bin/site-gen.js',
   'lib/cli/main.js',
+  'lib/content/markdown-worker.js',
   'lib/index.js',
   'lib/index.d.ts',
   'LICENSE',

@@ -10,8 +10,8 @@ import { describeIssue } from '../core/validate.ts';
 import type { ImageSources } from '../images/source.ts';
 import { type Entry, isMarkdownCollection, type MarkdownCollection } from './collection.ts';
 import { type Frontmatter, FrontmatterError, splitFrontmatter } from './frontmatter.ts';
-import { highlighterFor } from './highlight.ts';
 import { fenceLanguages, parseMarkdown, type RenderedMarkdown, renderParsed } from './markdown.ts';
+import { MarkdownWorker, renderBodies, WORKER_FROM, type WorkerCounts } from './markdown-pool.ts';
 
 export interface LoadedCollections {
   /** Each Markdown collection's entries, sorted by file name. */
@@ -48,9 +48,19 @@ export class MarkdownCollections {
   /** The .md files `prepare` read, by folder: `load` takes them rather than reading every file a second time. */
   #read = new Map<string, MarkdownFiles>();
 
-  constructor(paths: ProjectPaths, images: ImageSources) {
+  /** More bodies to render than this start a worker thread (default WORKER_FROM). */
+  readonly #workerFrom: number | undefined;
+  readonly #onWorker: WorkerCounts = { bodies: 0, blocks: 0 };
+
+  constructor(paths: ProjectPaths, images: ImageSources, options: { workerFrom?: number } = {}) {
     this.#paths = paths;
     this.#images = images;
+    this.#workerFrom = options.workerFrom;
+  }
+
+  /** The bodies a worker thread rendered so far, and the code blocks it highlighted (see markdown-pool.ts). */
+  get onWorker(): WorkerCounts {
+    return { ...this.#onWorker };
   }
 
   /** The entries of every Markdown collection in `collections`; throws one ContentError listing every problem. */
@@ -119,12 +129,30 @@ export class MarkdownCollections {
   async prepare(): Promise<void> {
     const root = this.#paths.content;
     if (!existsSync(root)) return;
-    const folders = readdirSync(root, { withFileTypes: true }).filter((entry) => entry.isDirectory());
+    const listed = readdirSync(root, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((folder) => {
+        const dir = join(root, folder.name);
+        return { dir, names: markdownNames(dir) };
+      });
+    // Many entries never rendered (a first build): the worker starts now, loading while the files are read.
+    const unseen = listed
+      .flatMap(({ dir, names }) => names.map((name) => relative(this.#paths.root, join(dir, name))))
+      .filter((shown) => !this.#rendered.has(shown)).length;
+    const worker = unseen > (this.#workerFrom ?? WORKER_FROM) ? MarkdownWorker.start() : undefined;
+    try {
+      await this.#renderAll(this.#changed(listed), worker);
+    } finally {
+      worker?.stop();
+    }
+  }
+
+  /** The bodies of `listed`'s files never rendered or changed since; keeps the files' texts for `load`. */
+  #changed(listed: Array<{ dir: string; names: string[] }>): Pending[] {
     const pending: Pending[] = [];
     this.#read.clear();
-    for (const folder of folders) {
-      const dir = join(root, folder.name);
-      const { names, texts } = readMarkdownFiles(dir);
+    for (const { dir, names } of listed) {
+      const texts = readTexts(dir, names);
       this.#read.set(dir, { names, texts });
       names.forEach((name, index) => {
         const file = join(dir, name);
@@ -141,18 +169,32 @@ export class MarkdownCollections {
         pending.push({ shown, file, front, key });
       });
     }
-    await this.#renderAll(pending);
+    return pending;
   }
 
   /**
-   * Renders bodies, with the grammars their fences need loaded once, first; keeps each body without problems. Each is
-   * parsed just before it is rendered, so that no more than one body's tokens are alive at a time.
+   * Renders bodies and keeps each one without problems. Many are shared with a worker thread (markdown-pool.ts), which
+   * highlights all code; each body rendered here is parsed just before it is rendered, so that no more than one body's
+   * tokens are alive at a time.
    */
-  async #renderAll<Item extends Pending>(pending: Item[]): Promise<Array<Item & { rendered: RenderedMarkdown }>> {
-    const languages = new Set(pending.flatMap(({ front }) => fenceLanguages(front.body)));
-    const highlighter = languages.size > 0 ? await highlighterFor(languages) : undefined;
-    return pending.map((item) => {
-      const rendered = renderParsed(this.#parse(item.file, item.front), highlighter);
+  async #renderAll<Item extends Pending>(
+    pending: Item[],
+    worker?: MarkdownWorker,
+  ): Promise<Array<Item & { rendered: RenderedMarkdown }>> {
+    const { renders, onWorker } = await renderBodies(
+      pending.map(({ file, front }) => ({ file, body: front.body, bodyLine: front.bodyLine })),
+      {
+        languages: [...new Set(pending.flatMap(({ front }) => fenceLanguages(front.body)))],
+        renderHere: (index, highlighter) =>
+          renderParsed(this.#parse(pending[index]!.file, pending[index]!.front), highlighter),
+        workerFrom: this.#workerFrom,
+        worker,
+      },
+    );
+    this.#onWorker.bodies += onWorker.bodies;
+    this.#onWorker.blocks += onWorker.blocks;
+    return pending.map((item, index) => {
+      const rendered = renders[index]!;
       const images = [...new Map(rendered.images.map((job) => [job.source, job.sourceHash])).entries()];
       if (rendered.problems.length === 0) this.#rendered.set(item.shown, { key: item.key, rendered, images });
       return { ...item, rendered };
@@ -230,15 +272,24 @@ interface MarkdownFiles {
   texts: string[];
 }
 
-/**
- * The .md files of a folder and their texts, read synchronously: thousands of small reads through the thread pool
- * cost four hand-offs each (open, stat, read, close) and most of a cold build's system time on a busy machine.
- */
-function readMarkdownFiles(dir: string): MarkdownFiles {
-  const names = readdirSync(dir)
+/** The .md files of a folder, sorted. */
+function markdownNames(dir: string): string[] {
+  return readdirSync(dir)
     .filter((file) => file.endsWith('.md'))
     .sort();
-  return { names, texts: names.map((file) => readFileSync(join(dir, file), 'utf8')) };
+}
+
+/**
+ * The texts of a folder's files, read synchronously: thousands of small reads through the thread pool cost four
+ * hand-offs each (open, stat, read, close) and most of a cold build's system time on a busy machine.
+ */
+function readTexts(dir: string, names: string[]): string[] {
+  return names.map((file) => readFileSync(join(dir, file), 'utf8'));
+}
+
+function readMarkdownFiles(dir: string): MarkdownFiles {
+  const names = markdownNames(dir);
+  return { names, texts: readTexts(dir, names) };
 }
 
 /** What a body's render depends on: its text and the line it starts on. */

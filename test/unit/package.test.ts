@@ -3,9 +3,10 @@
 // this repository's own site, or if anything in the installed package is added or changed after its install.
 // npm's cache (filled by `npm ci`) serves the dependencies.
 import { execFile } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -42,6 +43,19 @@ function snapshot(dir: string): Map<string, string> {
   walk(dir);
   return files;
 }
+
+/**
+ * A script rendering bodies with code through the installed package's worker (forced on) that prints how many blocks
+ * the worker rendered or highlighted. A file: a worker inherits the process's flags, and a file refuses `--input-type`.
+ */
+const workerCheck = (installed: string) => `
+  const { renderBodies } = await import(${JSON.stringify(pathToFileURL(join(installed, 'lib/content/markdown-pool.js')).href)});
+  const { parseMarkdown, renderParsed } = await import(${JSON.stringify(pathToFileURL(join(installed, 'lib/content/markdown.js')).href)});
+  const bodies = [1, 2, 3].map((i) => ({ file: '/entry.md', bodyLine: 1, body: '~~~ts\\nconst a = ' + i + ';\\n~~~\\n' }));
+  const renderHere = (i, highlighter) => renderParsed(parseMarkdown(bodies[i].body, { ...bodies[i], readImage() {} }), highlighter);
+  const { onWorker } = await renderBodies(bodies, { languages: ['ts'], renderHere, workerFrom: 0 });
+  console.log('done on the worker: ' + (onWorker.blocks + onWorker.bodies));
+`;
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
@@ -88,6 +102,10 @@ packaged(
 
     const build = await exec('npm', ['run', 'build'], site);
     assert.match(build.stdout, /Built \d+ pages?, \d+ files into dist\//);
+    // The scaffold's two entries render on the main thread alone: the installed worker is checked apart, forced on.
+    writeFileSync(join(scratch.dir, 'worker-check.mjs'), workerCheck(installed));
+    const worker = await exec(process.execPath, [join(scratch.dir, 'worker-check.mjs')], site);
+    assert.match(worker.stdout, /^done on the worker: [1-9]/, 'the installed package renders on its worker');
     await exec('npx', ['--no-install', 'tsc', '--noEmit'], site);
     const tested = await exec('npm', ['test'], site);
     assert.match(tested.stdout, /# pass 1\n# fail 0/);
