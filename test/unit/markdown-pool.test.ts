@@ -9,10 +9,8 @@ import { pathToFileURL } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { z } from 'zod';
 import { ContentError } from '../../src/core/errors.ts';
 import { projectPaths } from '../../src/core/paths.ts';
-import { defineCollection } from '../../src/content/collection.ts';
 import { splitFrontmatter } from '../../src/content/frontmatter.ts';
 import { highlighterFor } from '../../src/content/highlight.ts';
 import { MarkdownCollections } from '../../src/content/load.ts';
@@ -26,20 +24,12 @@ import {
   type WorkerReply,
 } from '../../src/content/markdown-pool.ts';
 import { ImageSources } from '../../src/images/source.ts';
+import { collections as fixtureCollections } from '../fixtures/markdown/content/schema.ts';
 import { copyFixture, failure } from '../helpers/fixture.ts';
 
 const fixture = resolve('test/fixtures/markdown');
-const collections = {
-  posts: defineCollection({
-    folder: 'posts',
-    schema: z.strictObject({
-      title: z.string().min(1),
-      date: z.coerce.date(),
-      tags: z.array(z.string()).default([]),
-      draft: z.boolean().default(false),
-    }),
-  }),
-};
+/** The fixture's own Markdown collection: its schema, as its content/schema.ts declares it. */
+const collections = { posts: fixtureCollections.posts };
 
 /** Entry `i`: headings, a footnote, a task list, a table, links, code in two languages; some a picture or odd code. */
 function entryText(i: number): string {
