@@ -219,13 +219,16 @@ test.describe('FAQ accordion', () => {
     const first = items(page).nth(0);
     await expect(faq(page).locator('details[open]')).toHaveCount(0);
     await expect(faq(page).getByRole('region')).toHaveCount(0);
-    expect(await accessibleState(page, '#faq summary'), 'the browser exposes a collapsed control').toEqual({
-      name: faqEntries[0]!.question,
-      expanded: false,
-    });
+    // Polled: Chromium updates the accessibility tree after it renders, and a query right after the scroll (the FAQ is
+    // content-visibility: auto) can find the summary not yet named: CI saw "undefined" once.
+    await expect
+      .poll(() => accessibleState(page, '#faq summary'), { message: 'the browser exposes a collapsed control' })
+      .toEqual({ name: faqEntries[0]!.question, expanded: false });
     await questions(page).nth(0).click();
     await expect(first).toHaveAttribute('open', '');
-    expect(await accessibleState(page, '#faq summary')).toEqual({ name: faqEntries[0]!.question, expanded: true });
+    await expect
+      .poll(() => accessibleState(page, '#faq summary'))
+      .toEqual({ name: faqEntries[0]!.question, expanded: true });
     const answer = faq(page).getByRole('region', { name: faqEntries[0]!.question });
     await expect(answer).toBeVisible();
     await expect(answer).toHaveText(faqEntries[0]!.answer);
