@@ -96,9 +96,12 @@ const times = {
   unchanged: [] as Timing[],
 };
 const loads: number[] = [];
+/** The first cold site-gen output, to count its pages. */
+let firstOutput: string | undefined;
 for (let run = 0; run < RUNS; run += 1) {
   await coldSiteGen();
   const out = freshOutput('site-gen');
+  firstOutput ??= out;
   times.siteGen.push(await build(out));
   times.unchanged.push(await build(out));
   times.eleventy.push(await timed([eleventyCmd, '--quiet', `--output=${freshOutput('eleventy')}`], eleventy));
@@ -109,7 +112,7 @@ for (let run = 0; run < RUNS; run += 1) {
     `run ${run + 1}: site-gen ${s(times.siteGen.at(-1)!.wall)}, Eleventy ${s(times.eleventy.at(-1)!.wall)}, site-gen --no-precompress ${s(times.noCompress.at(-1)!.wall)}, unchanged ${s(times.unchanged.at(-1)!.wall)} (load ${loads.at(-1)})`,
   );
 }
-const pages = existsSync(join(work, 'out/site-gen-2/posts')) ? ENTRIES + 3 : Number.NaN;
+const pages = firstOutput && existsSync(join(firstOutput, 'posts')) ? ENTRIES + 3 : Number.NaN;
 
 function s(ms: number): string {
   return `${(ms / 1000).toFixed(2)} s`;
