@@ -235,7 +235,9 @@ for (const path of ['/', '/contact']) {
       let release = () => {};
       const held = new Promise<void>((resolve) => (release = resolve));
       await page.route(/\/assets\/site-[^/]*\.css$/, async (route) => {
-        await Promise.race([held, new Promise((resolve) => setTimeout(resolve, 800))]);
+        // Released by the test once it has measured; the bound only keeps a failed run from hanging. It was 800 ms,
+        // which a slow CI machine passed before the first paint was measured (the stylesheet came in: "loaded").
+        await Promise.race([held, new Promise((resolve) => setTimeout(resolve, 10_000))]);
         await route.continue();
       });
       await page.goto(path, { waitUntil: 'domcontentloaded' });
