@@ -7,7 +7,16 @@ import type { ErrorScreenComponent } from '../error-screen.tsx';
 import { TemplateError } from '../core/errors.ts';
 import type { HeadHook } from '../core/head.ts';
 import { assembleOutput, pageDocument, stylesheetFile } from './assemble.ts';
-import { bundleClient, entrySource, type ClientBundle, type PageIslands, type PageScripts } from './bundle.ts';
+import {
+  bundleClient,
+  entryKey,
+  entrySource,
+  scriptsForPages,
+  uniqueEntries,
+  type ClientBundle,
+  type PageIslands,
+  type PageScripts,
+} from './bundle.ts';
 import { assertNoBrokenLinks, findBrokenLinks } from './check.ts';
 import type { Compressor } from './compress.ts';
 import { loadConfig } from './load-config.ts';
@@ -91,7 +100,36 @@ export interface PipelineOptions {
    * (then it is rendered again when its document is made).
    */
   lastRenders?: ReadonlyMap<string, string>;
+  /**
+   * Build: takes pages' documents while later pages still render, made with a client bundle of the islands the first
+   * pages use (see #renderAll); each page whose final document turns out other is made again at the end.
+   */
+  stream?: PageStream;
 }
+
+/**
+ * Where a build sends pages as they render (build.ts's PageWriter). `page` returns a promise when the next page must
+ * wait (the pages under way fill the memory the stream allows); the render of the next page waits for it.
+ */
+export interface PageStream {
+  page(page: RenderedRoute, index: number, documents: Documents, render: RenderedPage): Promise<void> | undefined;
+}
+
+/** How a build makes its pages' documents with one client bundle (a speculative one while pages render, then the final). */
+export interface Documents {
+  client: ClientBundle;
+  /** The key that stands for a page's document (see documentKey in page-cache.ts), known before it is made. */
+  key(page: RenderedRoute): string;
+  /** The page's scripts in `client`, if it has islands. */
+  scripts(page: RenderedRoute): PageScripts | undefined;
+  /** A page's document, made from `render`, or from its render read back from the page cache. */
+  make(page: RenderedRoute, render?: RenderedPage): PageOutput;
+}
+
+/** Pages rendered before a build bundles the islands seen so far and starts making documents (see #renderAll). */
+const SPECULATE_AFTER = 64;
+/** Renders held in memory while that bundle is made, at most: later ones are read back from the cache at the end. */
+const HELD_AT_MOST = 512;
 
 /**
  * A page of a build between its render and its document: what the route is, the key its render is kept under, and
@@ -139,10 +177,8 @@ export interface PipelineOutput {
   files: OutputFiles;
   /** Each page, in the routes' order (build only: dev renders them on request). */
   pages: RenderedRoute[];
-  /** Build: a page's document, made when asked for. */
-  document: (page: RenderedRoute) => PageOutput;
-  /** Build: the key that stands for a page's document (see documentKey in page-cache.ts), known before it is made. */
-  documentKey: (page: RenderedRoute) => string;
+  /** Build: the pages' documents, made with the final client bundle. */
+  documents: Documents;
   /** Build: what a page rendered to (read back from the page cache). */
   render: (page: RenderedRoute) => RenderedPage;
   client: ClientBundle;
@@ -215,6 +251,8 @@ export class Pipeline {
   #derivedOnRequest = 0;
   #islands: string | undefined;
   #client: ClientBundle | undefined;
+  /** Build: the bundle of the islands the first pages used, made while the others render (see #renderAll). */
+  #speculated: { entries: PageIslands[]; client: Promise<ClientBundle | undefined> } | undefined;
   #criticalCode: CriticalCode | undefined;
   /** The images pages use, each output file encoded once; and the Markdown collections, each body rendered once. */
   readonly #images: ImageStore;
@@ -413,46 +451,71 @@ export class Pipeline {
         return `${this.#rendered.length} pages`;
       }
       case 'bundle': {
-        const dev = this.#options.mode === 'dev';
-        const options = {
-          root: paths.root,
-          islandsDir: paths.islands,
-          behavioursDir: paths.behaviours,
-          pages: dev
-            ? [devEntry(paths)]
-            : this.#rendered!.map(({ path, entry, islands }) => ({ name: entry, path, islands })),
-          target: esbuildTargets(resolveBrowsers(this.#config!.build.browserslist)),
-          base,
-          errorScreen: findModule(paths.errorScreen),
-          // Readable stack traces in the browser, and a faster rebuild; budgets are for `site-gen build`.
-          minify: !dev,
-          cache: this.#esbuild,
-        };
-        const cache = this.#options.cache;
-        // Kept while the tool, the entries and every file the bundle read are the same (the cache checks the files).
-        const key =
-          cache &&
-          hash(toolVersionKey(), JSON.stringify({ ...options, cache: undefined }), islandFiles(paths).join('\n'));
-        const kept = key ? cache!.bundle(key) : undefined;
-        this.#client = kept ?? (await bundleClient(options));
-        if (key && !kept) cache!.setBundle(key, this.#client);
-        const compressor = this.#options.compressor;
-        // Biggest first: the compressions queue on one thread per core, and React's chunk (brotli 11, ~0.2 s) queued
-        // behind the small ones would end the build that much later.
-        const bySize = [...this.#client.files].sort(([, a], [, b]) => b.byteLength - a.byteLength);
-        if (compressor) for (const [file, data] of bySize) void compressor.compress(file, data);
+        if (this.#options.mode === 'dev') {
+          this.#client = await this.#bundle([devEntry(paths)]);
+          return 'scripts';
+        }
+        const pages = this.#rendered!.map(({ path, entry, islands }) => ({ name: entry, path, islands }));
+        const entries = uniqueEntries(pages);
+        // The bundle made while the pages rendered is the one: the later pages used no other set of islands.
+        const speculated = this.#speculated;
+        const kept =
+          speculated && JSON.stringify(speculated.entries) === JSON.stringify(entries)
+            ? await speculated.client
+            : undefined;
+        this.#client = scriptsForPages(kept ?? (await this.#bundle(entries)), pages);
         return 'scripts';
       }
     }
   }
 
   /**
+   * The client bundle of `entries` (one page for each set of islands, see uniqueEntries), or the one kept in the cache
+   * for them; its files start compressing at once.
+   */
+  async #bundle(entries: PageIslands[]): Promise<ClientBundle> {
+    const { paths, base } = this.#options;
+    const dev = this.#options.mode === 'dev';
+    const options = {
+      root: paths.root,
+      islandsDir: paths.islands,
+      behavioursDir: paths.behaviours,
+      pages: entries,
+      target: esbuildTargets(resolveBrowsers(this.#config!.build.browserslist)),
+      base,
+      errorScreen: findModule(paths.errorScreen),
+      // Readable stack traces in the browser, and a faster rebuild; budgets are for `site-gen build`.
+      minify: !dev,
+      cache: this.#esbuild,
+    };
+    const cache = this.#options.cache;
+    // Kept while the tool, the entries and every file the bundle read are the same (the cache checks the files).
+    const key =
+      cache && hash(toolVersionKey(), JSON.stringify({ ...options, cache: undefined }), islandFiles(paths).join('\n'));
+    const kept = key ? cache!.bundle(key) : undefined;
+    const client = kept ?? (await bundleClient(options));
+    if (key && !kept) cache!.setBundle(key, client);
+    const compressor = this.#options.compressor;
+    // Biggest first: the compressions queue on one thread per core, and React's chunk (brotli 11, ~0.2 s) queued
+    // behind the small ones would end the build that much later.
+    const bySize = [...client.files].sort(([, a], [, b]) => b.byteLength - a.byteLength);
+    if (compressor) for (const [file, data] of bySize) void compressor.compress(file, data);
+    return client;
+  }
+
+  /**
    * Build: renders every page, or reads its render back from the page cache. Each render goes to the cache (a scratch
    * one with --no-cache) unless it is the last build's, and memory keeps only what the later steps read of it, the same
    * arrays shared by every page that has them. Hands the event loop back now and then, so a progress display can draw.
+   *
+   * With a stream, documents are made while pages render: once the first pages have rendered, their islands are
+   * bundled (on esbuild's own thread) while rendering goes on, and from then on each page whose islands that bundle has
+   * goes to the stream with its render still in memory, so its compression and writing use the other core while this
+   * one renders. The bundle stage takes that bundle when no later page used another set of islands; the stream makes
+   * again, at the end, any page whose document the final bundle changes (see PageWriter in build.ts).
    */
   async #renderAll(): Promise<RenderedRoute[]> {
-    const { base, onProgress } = this.#options;
+    const { base, onProgress, stream } = this.#options;
     const cache = this.#options.cache!;
     const site = this.#site!;
     const props = { site: this.#config!.site, content: site.content };
@@ -472,8 +535,9 @@ export class Pipeline {
     const routes = site.routes;
     const rendered: RenderedRoute[] = [];
     const lastRenders = this.#options.lastRenders;
+    const early = stream && this.#earlyDocuments(rendered);
     let yielded = performance.now();
-    for (const plan of routes) {
+    for (const [index, plan] of routes.entries()) {
       const key = renderKey(siteKey, plan.path);
       const began = performance.now();
       let page = cache.render(key);
@@ -502,7 +566,7 @@ export class Pipeline {
         if (lastRenders?.get(plan.file) !== pageHash) cache.setRender(key, page);
         if (cache.keeps) cache.counts.made += 1;
       }
-      rendered.push({
+      const route: RenderedRoute = {
         ...plan,
         key,
         hash: pageHash,
@@ -513,7 +577,10 @@ export class Pipeline {
         noindex: !!page.head.noindex,
         ms: performance.now() - began,
         ...(shape && { shape }),
-      });
+      };
+      rendered.push(route);
+      const waiting = early?.(route, index, page);
+      if (waiting) await waiting;
       if (performance.now() - yielded > 50) {
         onProgress?.(rendered.length, routes.length);
         await new Promise((resolve) => setImmediate(resolve));
@@ -522,6 +589,56 @@ export class Pipeline {
     }
     onProgress?.(rendered.length, routes.length);
     return rendered;
+  }
+
+  /**
+   * Build: what #renderAll hands each rendered page to, when a stream takes pages early. It starts the speculative
+   * bundle after the first SPECULATE_AFTER pages, holds renders (HELD_AT_MOST) until that bundle and everything else a
+   * document is made from are ready, then passes each page whose islands the bundle has to the stream.
+   */
+  #earlyDocuments(
+    rendered: readonly RenderedRoute[],
+  ): (route: RenderedRoute, index: number, page: RenderedPage) => Promise<void> | undefined {
+    const stream = this.#options.stream!;
+    const total = this.#site!.routes.length;
+    // The entry of the first page of each set of islands: a later page with the same set shares its scripts.
+    const first = new Map<string, string>();
+    let bundled: ClientBundle | undefined;
+    let documents: Documents | undefined;
+    let held: Array<{ route: RenderedRoute; index: number; page: RenderedPage }> = [];
+    const scriptsOf = (route: RenderedRoute) =>
+      route.islands.length > 0 ? bundled?.pages.get(first.get(entryKey(route)) ?? '') : undefined;
+    const ready = (route: RenderedRoute) => route.islands.length === 0 || scriptsOf(route) !== undefined;
+    this.#loadCriticalCodeNow();
+    const send = async (pages: typeof held) => {
+      for (const { route, index, page } of pages) {
+        const waiting = ready(route) ? stream.page(route, index, documents!, page) : undefined;
+        if (waiting) await waiting;
+      }
+    };
+    return (route, index, page) => {
+      if (route.islands.length > 0 && !first.has(entryKey(route))) first.set(entryKey(route), route.entry);
+      if (!this.#speculated && rendered.length >= Math.min(SPECULATE_AFTER, total)) {
+        const pages = rendered.map(({ path, entry, islands }) => ({ name: entry, path, islands }));
+        const entries = uniqueEntries(pages);
+        // A bundle that fails is made again, and its error reported, by the bundle stage.
+        const client = this.#bundle(entries).then(
+          (made) => (bundled = made),
+          () => undefined,
+        );
+        this.#speculated = { entries, client };
+      }
+      if (!documents && bundled && this.#documentsReady()) {
+        const client = bundled;
+        documents = this.#documents(client, scriptsOf);
+        const waiting = send(held);
+        held = [];
+        return waiting.then(() => send([{ route, index, page }]));
+      }
+      if (documents) return ready(route) ? stream.page(route, index, documents, page) : undefined;
+      if (held.length < HELD_AT_MOST) held.push({ route, index, page });
+      return undefined;
+    };
   }
 
   /** What a page rendered to, with what the site's head hook gives it: see renderHash. */
@@ -602,6 +719,7 @@ export class Pipeline {
     page: RenderedPage,
     critical: { critical: string; fonts: string[] },
     scripts: PageScripts | undefined,
+    captureScript: string,
   ): string {
     const { paths, base, extraScripts } = this.#options;
     const site = this.#site!;
@@ -613,7 +731,7 @@ export class Pipeline {
       template: this.#template!,
       paths,
       scripts,
-      captureScript: this.#client!.captureScript,
+      captureScript,
       critical: critical.critical,
       fontsAfterPaint: critical.fonts,
       cssFile: this.#cssFile!,
@@ -717,18 +835,22 @@ export class Pipeline {
       const critical = this.#criticalFor(file, page.html);
       if (critical.derived) this.#derivedOnRequest += 1;
       const scripts = page.islands.length > 0 ? client.pages.get('dev') : undefined;
-      return this.#document(plan, page, critical, scripts);
+      return this.#document(plan, page, critical, scripts, client.captureScript);
     };
     const output = new PagesOnRequest(files, byFile.keys(), make);
     return {
       config,
       files: output,
       pages: [],
-      document: () => {
-        throw new Error('site-gen: dev output makes its pages through its files; this is a bug.');
-      },
-      documentKey: () => {
-        throw new Error('site-gen: dev output makes its pages through its files; this is a bug.');
+      documents: {
+        client,
+        scripts: (page) => client.pages.get(page.entry),
+        key: () => {
+          throw new Error('site-gen: dev output makes its pages through its files; this is a bug.');
+        },
+        make: () => {
+          throw new Error('site-gen: dev output makes its pages through its files; this is a bug.');
+        },
       },
       render: (page) => rendered(page),
       client,
@@ -737,49 +859,74 @@ export class Pipeline {
     };
   }
 
-  /**
-   * Build: every output file but the pages, whose links are checked now (from what their renders kept); each page's
-   * document is made when `document` is called, one page at a time, so that a build streams its pages to the disk.
-   */
-  #pages(images: Map<string, Uint8Array>): PipelineOutput {
+  /** Whether everything a document is made from but the client bundle is ready: template, stylesheet, critical CSS's code. */
+  #documentsReady(): boolean {
+    const dirty = this.#dirty;
+    return !!this.#criticalCode && !dirty.has('template') && !dirty.has('stylesheet') && !dirty.has('config');
+  }
+
+  /** Loads critical CSS's code now rather than after the pages (for documents made while pages render). */
+  #loadCriticalCodeNow(): void {
+    loadCriticalCode().then(
+      (code) => (this.#criticalCode = code),
+      () => undefined, // run() loads it again and reports the failure
+    );
+  }
+
+  /** Build: a page's render, read back from the page cache (or, when the build did not keep it, rendered again). */
+  #renderOf(page: RenderedRoute): RenderedPage {
+    const kept = this.#options.cache!.render(page.key);
+    if (kept) return kept;
+    // Not kept: it rendered as in the last build (see lastRenders), and its document has changed since.
+    const props = { site: this.#config!.site, content: this.#site!.content, path: page.path };
+    return renderPage(page.route, props, { base: this.#options.base, images: this.#imageReader() });
+  }
+
+  /** Build: how documents are made with `client`, each page given the scripts `scriptsOf` finds for it in it. */
+  #documents(client: ClientBundle, scriptsOf: (page: RenderedRoute) => PageScripts | undefined): Documents {
     const { base } = this.#options;
-    const cache = this.#options.cache!;
-    const rendered = this.#rendered!;
-    const client = this.#client!;
-    const indexed = rendered.filter((page) => !page.noindex).map(({ path }) => path);
-    const { files, known } = this.#otherFiles(indexed, images);
-    assertNoBrokenLinks(markdownSources(findBrokenLinks(rendered, known, base), this.#site!.content));
     const documentBase = documentBaseKey({
       template: this.#template!,
       templateFile: relative(this.paths.root, this.paths.template),
       cssFile: this.#cssFile!,
       css: this.#stylesheet!.css,
       extraScripts: this.#options.extraScripts ?? [],
-      captureScript: client.captureScript,
       site: this.#config!.site,
       base,
     });
-    const props = { site: this.#config!.site, content: this.#site!.content };
-    const render = (page: RenderedRoute): RenderedPage => {
-      const kept = cache.render(page.key);
-      if (kept) return kept;
-      // Not kept: it rendered as in the last build (see lastRenders), and its document has changed since.
-      return renderPage(page.route, { ...props, path: page.path }, { base, images: this.#imageReader() });
+    return {
+      client,
+      key: (page) => {
+        const scripts = scriptsOf(page);
+        return documentKey(documentBase, page.hash, scripts && { files: scripts, captureScript: client.captureScript });
+      },
+      scripts: scriptsOf,
+      make: (page, render = this.#renderOf(page)) => {
+        const critical = this.#criticalOf(render.html, page.shape);
+        const html = this.#document(page, render, critical, scriptsOf(page), client.captureScript);
+        return { html, criticalBytes: Buffer.byteLength(critical.critical) };
+      },
     };
-    const keyOf = (page: RenderedRoute) => documentKey(documentBase, page.hash, client.pages.get(page.entry));
-    const document = (page: RenderedRoute): PageOutput => {
-      const body = render(page);
-      const critical = this.#criticalOf(body.html, page.shape);
-      const html = this.#document(page, body, critical, client.pages.get(page.entry));
-      return { html, criticalBytes: Buffer.byteLength(critical.critical) };
-    };
+  }
+
+  /**
+   * Build: every output file but the pages, whose links are checked now (from what their renders kept); each page's
+   * document is made when `documents.make` is called, one page at a time, so that a build streams its pages to the disk.
+   */
+  #pages(images: Map<string, Uint8Array>): PipelineOutput {
+    const { base } = this.#options;
+    const rendered = this.#rendered!;
+    const client = this.#client!;
+    const indexed = rendered.filter((page) => !page.noindex).map(({ path }) => path);
+    const { files, known } = this.#otherFiles(indexed, images);
+    assertNoBrokenLinks(markdownSources(findBrokenLinks(rendered, known, base), this.#site!.content));
+    const documents = this.#documents(client, (page) => client.pages.get(page.entry));
     return {
       config: this.#config!,
       files,
       pages: rendered,
-      document,
-      documentKey: keyOf,
-      render,
+      documents,
+      render: (page) => this.#renderOf(page),
       client,
       stylesheet: base + this.#cssFile!,
       inputs: this.#inputs(),
