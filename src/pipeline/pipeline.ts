@@ -17,7 +17,7 @@ import {
   type PageIslands,
   type PageScripts,
 } from './bundle.ts';
-import { assertNoBrokenLinks, findBrokenLinks } from './check.ts';
+import { assertNoBrokenLinks, findBrokenLinks, type KnownFiles } from './check.ts';
 import type { Compressor } from './compress.ts';
 import { loadConfig } from './load-config.ts';
 import type { CompiledStylesheet } from './css.ts';
@@ -118,13 +118,18 @@ export interface PageStream {
 /** How a build makes its pages' documents with one client bundle (a speculative one while pages render, then the final). */
 export interface Documents {
   client: ClientBundle;
-  /** The key that stands for a page's document (see documentKey in page-cache.ts), known before it is made. */
+  /** Build: the key that stands for a page's document (see documentKey in page-cache.ts), known before it is made. */
   key(page: RenderedRoute): string;
   /** The page's scripts in `client`, if it has islands. */
-  scripts(page: RenderedRoute): PageScripts | undefined;
-  /** A page's document, made from `render`, or from its render read back from the page cache. */
-  make(page: RenderedRoute, render?: RenderedPage): PageOutput;
+  scripts(page: DocumentPage): PageScripts | undefined;
+  /** A page's document, made from `render`, or from its render as the run keeps it (the page cache, dev's pages). */
+  make(page: DocumentPage, render?: RenderedPage): PageOutput;
 }
+
+/** What a document is made for: the route, the islands its render uses, and its shape if read with its links. */
+export type DocumentPage = PlannedRoute &
+  Pick<RenderedRoute, 'islands'> &
+  Partial<Pick<RenderedRoute, 'shape' | 'key'>>;
 
 /** Pages rendered before a build bundles the islands seen so far and starts making documents (see #renderAll). */
 const SPECULATE_AFTER = 64;
@@ -382,7 +387,7 @@ export class Pipeline {
       if ('error' in derived) throw derived.error;
       if (derived.count > 0) rebuilt.push(`critical CSS ×${derived.count}`);
       const began = performance.now();
-      const output = this.#options.mode === 'dev' ? this.#pagesOnRequest() : this.#pages(await images);
+      const output = this.#output(await images);
       times.assemble = Math.round(performance.now() - began);
       return { ok: true, output, stages, rebuilt, times };
     } catch (error) {
@@ -606,7 +611,7 @@ export class Pipeline {
     let bundled: ClientBundle | undefined;
     let documents: Documents | undefined;
     let held: Array<{ route: RenderedRoute; index: number; page: RenderedPage }> = [];
-    const scriptsOf = (route: RenderedRoute) =>
+    const scriptsOf = (route: DocumentPage) =>
       route.islands.length > 0 ? bundled?.pages.get(first.get(entryKey(route)) ?? '') : undefined;
     const ready = (route: RenderedRoute) => route.islands.length === 0 || scriptsOf(route) !== undefined;
     this.#loadCriticalCodeNow();
@@ -702,13 +707,14 @@ export class Pipeline {
   }
 
   /** Dev: the page's critical CSS, kept while its HTML and the stylesheet stay the same. */
-  #criticalFor(file: string, html: string): { critical: string; fonts: string[]; derived: boolean } {
+  #criticalFor(file: string, html: string): { critical: string; fonts: string[] } {
     const css = this.#stylesheet!.css;
     const kept = this.#critical.get(file);
     if (kept?.css === css && kept.html === html) {
-      return { critical: kept.critical, fonts: this.#byShape.fonts.get(kept.critical) ?? [], derived: false };
+      return { critical: kept.critical, fonts: this.#byShape.fonts.get(kept.critical) ?? [] };
     }
     const made = this.#criticalOf(html);
+    if (made.derived) this.#derivedOnRequest += 1;
     this.#critical.set(file, { css, html, critical: made.critical });
     return made;
   }
@@ -775,90 +781,6 @@ export class Pipeline {
     return [...new Set([paths.config, ...site, ...css, ...client, paths.template])].sort();
   }
 
-  /**
-   * Dev: every output file but the pages, and the pages as a PagesOnRequest: one is rendered, checked for broken links
-   * and given its critical CSS when first read. Rendering every page before serving one would cost seconds on a big site.
-   */
-  #pagesOnRequest(): PipelineOutput {
-    const { paths, base } = this.#options;
-    const config = this.#config!;
-    const client = this.#client!;
-    const site = this.#site!;
-    const props = { site: config.site, content: site.content };
-    const byFile = new Map(site.routes.map((plan) => [plan.file, plan]));
-    const indexed = site.routes
-      .filter(({ route, path }) => !route.head({ ...props, path }).noindex)
-      .map(({ path }) => path);
-    const { files, known } = this.#otherFiles(indexed);
-
-    const rendered = (plan: PlannedRoute): RenderedPage => {
-      let page = this.#onRequest.get(plan.file);
-      if (!page) {
-        page = renderPage(plan.route, { ...props, path: plan.path }, { base, images: this.#imageReader() });
-        this.#onRequest.set(plan.file, page);
-      }
-      return page;
-    };
-    const make = (file: string): string => {
-      const plan = byFile.get(file)!;
-      const page = rendered(plan);
-      // Its images are encoded after it is served (at once when an earlier run or build made them): a request for one
-      // waits for its encoding (src/dev/output.ts), and the page does not wait for them all.
-      if (page.images.length > 0)
-        output.setLater(
-          page.images.map((job) => job.file),
-          this.#images.files(page.images),
-        );
-      // The islands it names must exist (the dev entry bundles whatever is in the folder).
-      if (page.islands.length > 0)
-        entrySource(
-          { islandsDir: paths.islands, behavioursDir: paths.behaviours },
-          { name: 'dev', path: plan.path, islands: page.islands },
-          paths.root,
-        );
-      // Other pages only matter for an #anchor on them: each is rendered when a link needs its ids.
-      const others = site.routes
-        .filter((other) => other !== plan)
-        .map((other) => ({
-          path: other.path,
-          links: [],
-          get ids() {
-            return rendered(other).ids;
-          },
-        }));
-      assertNoBrokenLinks(
-        markdownSources(
-          findBrokenLinks([{ path: plan.path, links: page.links, ids: page.ids }, ...others], known, base),
-          site.content,
-        ),
-      );
-      const critical = this.#criticalFor(file, page.html);
-      if (critical.derived) this.#derivedOnRequest += 1;
-      const scripts = page.islands.length > 0 ? client.pages.get('dev') : undefined;
-      return this.#document(plan, page, critical, scripts, client.captureScript);
-    };
-    const output = new PagesOnRequest(files, byFile.keys(), make);
-    return {
-      config,
-      files: output,
-      pages: [],
-      documents: {
-        client,
-        scripts: (page) => client.pages.get(page.entry),
-        key: () => {
-          throw new Error('site-gen: dev output makes its pages through its files; this is a bug.');
-        },
-        make: () => {
-          throw new Error('site-gen: dev output makes its pages through its files; this is a bug.');
-        },
-      },
-      render: (page) => rendered(page),
-      client,
-      stylesheet: base + this.#cssFile!,
-      inputs: this.#inputs(),
-    };
-  }
-
   /** Whether everything a document is made from but the client bundle is ready: template, stylesheet, critical CSS's code. */
   #documentsReady(): boolean {
     const dirty = this.#dirty;
@@ -874,16 +796,20 @@ export class Pipeline {
   }
 
   /** Build: a page's render, read back from the page cache (or, when the build did not keep it, rendered again). */
-  #renderOf(page: RenderedRoute): RenderedPage {
-    const kept = this.#options.cache!.render(page.key);
+  #renderOf(page: PlannedRoute & { key?: string }): RenderedPage {
+    const kept = page.key ? this.#options.cache!.render(page.key) : undefined;
     if (kept) return kept;
     // Not kept: it rendered as in the last build (see lastRenders), and its document has changed since.
     const props = { site: this.#config!.site, content: this.#site!.content, path: page.path };
     return renderPage(page.route, props, { base: this.#options.base, images: this.#imageReader() });
   }
 
-  /** Build: how documents are made with `client`, each page given the scripts `scriptsOf` finds for it in it. */
-  #documents(client: ClientBundle, scriptsOf: (page: RenderedRoute) => PageScripts | undefined): Documents {
+  /**
+   * The one assembly of pages, for the build and the dev server alike: each page's critical CSS (dev: kept per page
+   * while its HTML stays the same) and the template around its render, with the scripts `scriptsOf` finds in `client`.
+   */
+  #documents(client: ClientBundle, scriptsOf: (page: DocumentPage) => PageScripts | undefined): Documents {
+    const dev = this.#options.mode === 'dev';
     const { base } = this.#options;
     const documentBase = documentBaseKey({
       template: this.#template!,
@@ -901,8 +827,8 @@ export class Pipeline {
         return documentKey(documentBase, page.hash, scripts && { files: scripts, captureScript: client.captureScript });
       },
       scripts: scriptsOf,
-      make: (page, render = this.#renderOf(page)) => {
-        const critical = this.#criticalOf(render.html, page.shape);
+      make: (page, render = dev ? this.#renderOnRequest(page) : this.#renderOf(page)) => {
+        const critical = dev ? this.#criticalFor(page.file, render.html) : this.#criticalOf(render.html, page.shape);
         const html = this.#document(page, render, critical, scriptsOf(page), client.captureScript);
         return { html, criticalBytes: Buffer.byteLength(critical.critical) };
       },
@@ -910,27 +836,104 @@ export class Pipeline {
   }
 
   /**
-   * Build: every output file but the pages, whose links are checked now (from what their renders kept); each page's
-   * document is made when `documents.make` is called, one page at a time, so that a build streams its pages to the disk.
+   * The run's output, one for the build and the dev server: every output file but the pages (which may not take a
+   * public file's path), and the pages' documents, made by one assembly (#documents). A build has rendered its pages:
+   * their links are checked now, from what their renders kept, and each page's document is made when asked for, one at
+   * a time, so that a build streams its pages to the disk. The dev server renders a page when it is first read (a
+   * PagesOnRequest): rendering every page before serving one would cost seconds on a big site; its links are checked
+   * then, and its images encoded after it is served.
    */
-  #pages(images: Map<string, Uint8Array>): PipelineOutput {
+  #output(images?: Map<string, Uint8Array>): PipelineOutput {
     const { base } = this.#options;
-    const rendered = this.#rendered!;
+    const config = this.#config!;
     const client = this.#client!;
-    const indexed = rendered.filter((page) => !page.noindex).map(({ path }) => path);
+    const site = this.#site!;
+    const rendered = this.#rendered;
+    const dev = this.#options.mode === 'dev';
+    const indexed = rendered
+      ? rendered.filter((page) => !page.noindex).map(({ path }) => path)
+      : site.routes
+          .filter(({ route, path }) => !route.head({ ...this.#props(), path }).noindex)
+          .map(({ path }) => path);
     const { files, known } = this.#otherFiles(indexed, images);
-    assertNoBrokenLinks(markdownSources(findBrokenLinks(rendered, known, base), this.#site!.content));
-    const documents = this.#documents(client, (page) => client.pages.get(page.entry));
-    return {
-      config: this.#config!,
+    const documents = this.#documents(client, (page) =>
+      page.islands.length > 0 ? client.pages.get(dev ? 'dev' : page.entry) : undefined,
+    );
+    if (rendered) assertNoBrokenLinks(markdownSources(findBrokenLinks(rendered, known, base), site.content));
+    const output: PipelineOutput = {
+      config,
       files,
-      pages: rendered,
+      pages: rendered ?? [],
       documents,
-      render: (page) => this.#renderOf(page),
+      render: (page) => (dev ? this.#renderOnRequest(page) : this.#renderOf(page)),
       client,
       stylesheet: base + this.#cssFile!,
       inputs: this.#inputs(),
     };
+    if (!dev) return output;
+    const byFile = new Map(site.routes.map((plan) => [plan.file, plan]));
+    const pages = new PagesOnRequest(files, byFile.keys(), (file) => {
+      const plan = byFile.get(file)!;
+      const render = this.#renderOnRequest(plan);
+      // Its images are encoded after it is served (at once when an earlier run or build made them): a request for one
+      // waits for its encoding (src/dev/output.ts), and the page does not wait for them all.
+      if (render.images.length > 0)
+        pages.setLater(
+          render.images.map((job) => job.file),
+          this.#images.files(render.images),
+        );
+      this.#checkOnRequest(plan, render, known);
+      return documents.make({ ...plan, islands: render.islands }, render).html;
+    });
+    return { ...output, files: pages };
+  }
+
+  /** The props every page renders with, but its path. */
+  #props() {
+    return { site: this.#config!.site, content: this.#site!.content };
+  }
+
+  /** Dev: a page's render, made when first asked for and kept until `render` reruns. */
+  #renderOnRequest(plan: PlannedRoute): RenderedPage {
+    let page = this.#onRequest.get(plan.file);
+    if (!page) {
+      const props = { ...this.#props(), path: plan.path };
+      page = renderPage(plan.route, props, { base: this.#options.base, images: this.#imageReader() });
+      this.#onRequest.set(plan.file, page);
+    }
+    return page;
+  }
+
+  /**
+   * Dev: what a build checks of all its pages, for the page being served: the islands it names exist (the dev entry
+   * bundles whatever is in the folder), and its links lead somewhere (another page is rendered only when a link needs
+   * the ids on it).
+   */
+  #checkOnRequest(plan: PlannedRoute, page: RenderedPage, known: KnownFiles): void {
+    const { paths, base } = this.#options;
+    const site = this.#site!;
+    if (page.islands.length > 0)
+      entrySource(
+        { islandsDir: paths.islands, behavioursDir: paths.behaviours },
+        { name: 'dev', path: plan.path, islands: page.islands },
+        paths.root,
+      );
+    const others = site.routes
+      .filter((other) => other !== plan)
+      .map((other) => ({
+        path: other.path,
+        links: [],
+        get ids() {
+          return renderOnRequest(other).ids;
+        },
+      }));
+    const renderOnRequest = (other: PlannedRoute) => this.#renderOnRequest(other);
+    assertNoBrokenLinks(
+      markdownSources(
+        findBrokenLinks([{ path: plan.path, links: page.links, ids: page.ids }, ...others], known, base),
+        site.content,
+      ),
+    );
   }
 }
 
