@@ -333,7 +333,7 @@ export class Pipeline {
       let running = started.get(stage);
       if (!running) {
         running = (async () => {
-          const ready = await Promise.all(NEEDS[stage].map(start));
+          const ready = await Promise.all(this.#needs(stage).map(start));
           if (!ready.every(Boolean)) return false;
           if (!dirty.has(stage)) return true;
           if (this.#options.mode === 'build' && failures.size > 0) return false;
@@ -354,7 +354,9 @@ export class Pipeline {
     };
     const ready = Promise.all(STAGES.map(start));
     // Critical CSS needs only the stylesheet and the pages: derived on this thread while esbuild bundles on another core.
-    const critical = Promise.all([start('stylesheet'), start('render')]).then(async (needs) => {
+    // The dev server's main thread waits for esbuild while the site's code loads: it loads the code then.
+    const criticalNeeds = this.#options.mode === 'dev' ? [start('stylesheet')] : [start('stylesheet'), start('render')];
+    const critical = Promise.all(criticalNeeds).then(async (needs) => {
       if (!needs.every(Boolean)) return 0;
       await new Promise((resolve) => setImmediate(resolve)); // the bundle stage hands esbuild its work first
       const began = performance.now();
@@ -393,6 +395,14 @@ export class Pipeline {
     } catch (error) {
       return { ok: false, error, stages, rebuilt, times };
     }
+  }
+
+  /**
+   * What a stage waits for in this mode: NEEDS, but the dev server's scripts bundle every island in the folder, whatever
+   * the pages use, so they are bundled while the site's code loads rather than after it (the first page comes sooner).
+   */
+  #needs(stage: Stage): readonly Stage[] {
+    return this.#options.mode === 'dev' && stage === 'bundle' ? ['config'] : NEEDS[stage];
   }
 
   /** Frees esbuild's kept contexts and removes the content modules from the cache folder. */
