@@ -5,6 +5,7 @@ import { relative } from 'node:path';
 import { WriteError } from '../core/errors.ts';
 import type { BuildResult, PageReport } from '../pipeline/build.ts';
 import { duration, progressMode, ProgressView } from './build-progress.ts';
+import { boundHeapGrowth } from './heap.ts';
 import { configOption, outOption } from './options.ts';
 
 interface BuildFlags {
@@ -39,6 +40,8 @@ export function addBuildCommand(program: Command): void {
     .option('--no-cache', 'make every page, script and compressed file again, ignoring node_modules/.cache/site-gen')
     .option('--no-precompress', 'write no .br/.gz files and skip the budgets (brotli sizes): for a quick local build')
     .action(async (flags: BuildFlags) => {
+      // Before the site's code loads: from then on the heap holds the site, then the pages' records.
+      boundHeapGrowth();
       // Loaded when the command runs: the build's packages (esbuild, lightningcss, linkedom, React's renderer) are most
       // of the start-up time, which --help and the other commands do not need to pay.
       const { buildSite } = await import('../pipeline/build.ts');

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { SiteConfig } from '../core/config.ts';
 import { hash, toolVersionKey, writeCacheFile } from './page-cache.ts';
 import type { ProjectPaths } from '../core/paths.ts';
@@ -83,17 +83,36 @@ function identity(file: string): string {
   return `${info.size}:${info.ino}:${info.ctimeNs}`;
 }
 
-/** Every file under `dir` with its identity, or undefined when the folder is not there. */
-function outputFiles(dir: string): Array<[string, string]> | undefined {
+/**
+ * Every file under `dir` with its identity, in path order, or undefined when the folder is not there. A folder at a
+ * time, as the files are asked for: the record of a 100,003-page build streams its 300,000 files to its file without
+ * a list of them (or of the folders' entries) in memory. Each folder's entries are taken in the order of their names,
+ * a folder's name with the "/" its paths go on with, which is the order of the whole paths.
+ */
+function outputFiles(dir: string): Iterable<[string, string]> | undefined {
   try {
     if (!lstatSync(dir).isDirectory()) return undefined;
-    return readdirSync(dir, { recursive: true, withFileTypes: true })
-      .filter((entry) => !entry.isDirectory())
-      .map((entry): [string, string] => {
-        const file = join(entry.parentPath, entry.name);
-        return [relative(dir, file).split(sep).join('/'), identity(file)];
-      })
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  } catch {
+    return undefined;
+  }
+  function* walk(folder: string, prefix: string): Generator<[string, string]> {
+    const entries = readdirSync(folder, { withFileTypes: true })
+      .map((entry) => ({ entry, key: entry.isDirectory() ? `${entry.name}/` : entry.name }))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    for (const { entry } of entries) {
+      const file = join(folder, entry.name);
+      if (entry.isDirectory()) yield* walk(file, `${prefix}${entry.name}/`);
+      else yield [`${prefix}${entry.name}`, identity(file)];
+    }
+  }
+  return { [Symbol.iterator]: () => walk(dir, '') };
+}
+
+/** The output folder's files, as a list: undefined when the folder is not there or changes while it is read. */
+function outputList(dir: string): Array<[string, string]> | undefined {
+  try {
+    const files = outputFiles(dir);
+    return files && [...files];
   } catch {
     return undefined;
   }
@@ -165,7 +184,7 @@ export class BuildRecord {
     if (!record || !Array.isArray(record.inputs) || !Array.isArray(record.output)) return undefined;
     this.#read = record;
     if (this.#key(record.inputs) !== record.key) return undefined;
-    const now = outputFiles(resolve(this.#flags.out));
+    const now = outputList(resolve(this.#flags.out));
     if (!now || now.length !== record.output.length) return undefined;
     for (let i = 0; i < now.length; i += 1) {
       const [path, id] = now[i]!;
@@ -183,7 +202,7 @@ export class BuildRecord {
   last<Page extends { file: string }>(): LastOutput<Page> | undefined {
     const record = this.#read;
     if (!record?.made || !record.renders || !Array.isArray(record.build?.pages)) return undefined;
-    const now = outputFiles(resolve(this.#flags.out));
+    const now = outputList(resolve(this.#flags.out));
     if (!now) return undefined;
     const identities = new Map(record.output);
     const current = new Map(now);
@@ -211,15 +230,63 @@ export class BuildRecord {
   async save(build: RecordedBuild, keys?: OutputKeys): Promise<void> {
     const output = outputFiles(resolve(this.#flags.out));
     if (!output) return;
-    const record: RecordFile = {
+    // The maps as they are: jsonPieces writes them as the arrays of entries a RecordFile holds.
+    const record = {
       key: this.#key(build.inputs),
       inputs: build.inputs,
       output,
       build,
-      made: keys && [...keys.made],
-      renders: keys && [...keys.renders],
-    };
+      made: keys?.made,
+      renders: keys?.renders,
+    } satisfies Record<keyof RecordFile, unknown>;
     // On a read-only or full disk, the next build builds.
-    await writeCacheFile(this.#file, () => JSON.stringify(record));
+    await writeCacheFile(this.#file, () => jsonPieces(record, 3));
   }
+}
+
+/** Array elements stringified together, per piece of jsonPieces. */
+const ELEMENTS_PER_PIECE = 1000;
+
+/**
+ * `JSON.stringify(value)`, a piece at a time: the arrays and objects down to `depth` levels are written an element at
+ * a time, a thousand elements a piece; a Map, a Set or any other iterable is written as the array of its items
+ * (JSON.stringify would give `{}`), so a record's maps need no array copy, and a list made as it is read is never
+ * held whole. A 100,003-page build's record (300,000 output files, their keys, the page reports) is about 70 MB of
+ * JSON: as one string, with the copies that made it, it was the largest thing in the build's memory at its end.
+ */
+export function* jsonPieces(value: unknown, depth: number): Generator<string> {
+  const list =
+    typeof value === 'object' &&
+    value !== null &&
+    !('toJSON' in value) &&
+    !ArrayBuffer.isView(value) &&
+    Symbol.iterator in value;
+  if (!list && (depth <= 0 || value === null || typeof value !== 'object' || 'toJSON' in value)) {
+    yield JSON.stringify(value);
+    return;
+  }
+  if (list) {
+    yield '[';
+    let piece: string[] = [];
+    let count = 0;
+    for (const item of value as Iterable<unknown>) {
+      piece.push(JSON.stringify(item) ?? 'null');
+      if (piece.length < ELEMENTS_PER_PIECE) continue;
+      yield (count === 0 ? '' : ',') + piece.join(',');
+      count += piece.length;
+      piece = [];
+    }
+    if (piece.length > 0) yield (count === 0 ? '' : ',') + piece.join(',');
+    yield ']';
+    return;
+  }
+  yield '{';
+  let first = true;
+  for (const [key, item] of Object.entries(value)) {
+    if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
+    yield `${first ? '' : ','}${JSON.stringify(key)}:`;
+    first = false;
+    yield* jsonPieces(item, depth - 1);
+  }
+  yield '}';
 }

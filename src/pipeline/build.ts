@@ -172,7 +172,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     }
     // Only now, every check passed, does the output folder change: see OutputFolder.
     if (sink instanceof OutputFolder)
-      await sink.commit(keys && new Set(keys.made.keys()), last?.present).catch(async (error: unknown) => {
+      await sink.commit(keys?.made, last?.present).catch(async (error: unknown) => {
         // An update in place that failed halfway leaves a folder no record describes: the next build replaces it.
         if (last) await record?.forget();
         throw error;

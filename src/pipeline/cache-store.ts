@@ -18,9 +18,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-
-/** Where an entry's bytes are: which pack file, at which offset, how many. */
-type Location = [pack: string, offset: number, length: number];
+import { type Location, LocationMap } from './cache-locations.ts';
 
 const INDEX = 'index.v8';
 const PACK = /^pack-[\w-]+\.bin$/;
@@ -50,8 +48,8 @@ const CHUNK_BYTES = 1024 * 1024;
  */
 export class PackStore {
   readonly #dir: string;
-  readonly #previous: Map<string, Location>;
-  readonly #next = new Map<string, Location>();
+  readonly #previous: LocationMap;
+  readonly #next = new LocationMap();
   readonly #fds = new Map<string, number>();
   #writing: { pack: string; fd: number; size: number } | undefined;
   #changed = false;
@@ -64,17 +62,17 @@ export class PackStore {
   /** Entries set but not handed to the disk yet, one after another from `start` in the pack being written. */
   #chunk: { start: number; entries: Array<[key: string, bytes: Buffer]>; bytes: number } | undefined;
 
-  private constructor(dir: string, previous: Map<string, Location>) {
+  private constructor(dir: string, previous: LocationMap) {
     this.#dir = dir;
     this.#previous = previous;
   }
 
   /** Opens the store in `dir` (made when first written): reads its index only. */
   static open(dir: string): PackStore {
-    let previous = new Map<string, Location>();
+    let previous = new LocationMap();
     try {
       const parsed = deserialize(readFileSync(join(dir, INDEX))) as unknown;
-      if (Array.isArray(parsed)) previous = new Map(parsed as Array<[string, Location]>);
+      if (Array.isArray(parsed)) previous = new LocationMap(parsed as Array<[string, Location]>);
     } catch {
       // no cache yet, or a damaged index: everything is made again
     }

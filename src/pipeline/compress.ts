@@ -223,7 +223,8 @@ class CompressionThreads {
   }
 
   #start(): Thread {
-    const thread: Thread = { worker: new Worker(WORKER, { eval: true }), jobs: new Map(), queued: [] };
+    const worker = new Worker(WORKER, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: THREAD_YOUNG_MB } });
+    const thread: Thread = { worker, jobs: new Map(), queued: [] };
     thread.worker.unref();
     thread.worker.on('message', (reply: Reply) => {
       const bytes = asBuffer(reply.bytes);
@@ -256,6 +257,13 @@ class CompressionThreads {
     return thread;
   }
 }
+
+/**
+ * A compression thread's young generation, in MB: a batch's texts and buffers live for one message, so a small one
+ * collects them as soon as they are done with. V8's default (up to 48 MB a thread, grown because every message
+ * allocates a batch's worth) was resident memory the thread held for garbage.
+ */
+const THREAD_YOUNG_MB = 8;
 
 /** One thread per core: the main thread renders and assembles meanwhile, so the threads take turns with it. */
 const THREADS = Math.max(2, availableParallelism());

@@ -2,7 +2,7 @@
 // output files other than pages, named by a hash of everything each was made from, so unchanged work is read back.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { PackStore } from './cache-store.ts';
@@ -19,10 +19,14 @@ interface CachedBundle {
   captureScript: string;
 }
 
+/**
+ * The first 32 hex digits of the SHA-256 of the parts. Made from the first 16 bytes of the digest: a slice of the
+ * 64-digit hex string would keep the whole string alive behind it, and a build keeps several of these a page.
+ */
 export function hash(...parts: Array<string | Uint8Array>): string {
   const h = createHash('sha256');
   for (const part of parts) h.update(part).update('\0');
-  return h.digest('hex').slice(0, 32);
+  return h.digest().toString('hex', 0, 16);
 }
 
 let toolKey: string | undefined;
@@ -253,17 +257,43 @@ export class PageCache implements CompressionStore {
 /**
  * Writes a file of the cache folder beside and then renames it over the old one (a build killed halfway never leaves
  * half a file), then removes the files beside it that nobody has written or used for a week. A read-only or full disk
- * only costs the cache: the build still has its output.
+ * only costs the cache: the build still has its output. `data` may give pieces of text, written as they come (see
+ * jsonPieces in build-record.ts).
  */
-export async function writeCacheFile(file: string, data: () => string | Uint8Array): Promise<void> {
+export async function writeCacheFile(file: string, data: () => string | Uint8Array | Iterable<string>): Promise<void> {
+  const temporary = `${file}.${process.pid}-${Math.random().toString(36).slice(2)}`;
   try {
     await mkdir(dirname(file), { recursive: true });
-    const temporary = `${file}.${process.pid}-${Math.random().toString(36).slice(2)}`;
-    await writeFile(temporary, data());
+    const made = data();
+    if (typeof made === 'string' || made instanceof Uint8Array) await writeFile(temporary, made);
+    else await writePieces(temporary, made);
     await rename(temporary, file);
     await removeUnused(dirname(file));
   } catch {
-    // a read-only or full disk
+    // a read-only or full disk, or pieces that failed to be made: no half-written file is left
+    await rm(temporary, { force: true }).catch(() => undefined);
+  }
+}
+
+/** Text pieces written about a megabyte at a time: a big cache file is never one string in memory. */
+const PIECES_BYTES = 1024 * 1024;
+
+async function writePieces(file: string, pieces: Iterable<string>): Promise<void> {
+  const handle = await open(file, 'w');
+  try {
+    let pending: string[] = [];
+    let length = 0;
+    for (const piece of pieces) {
+      pending.push(piece);
+      length += piece.length;
+      if (length < PIECES_BYTES) continue;
+      await handle.write(pending.join(''));
+      pending = [];
+      length = 0;
+    }
+    if (pending.length > 0) await handle.write(pending.join(''));
+  } finally {
+    await handle.close();
   }
 }
 

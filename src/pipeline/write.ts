@@ -50,6 +50,9 @@ export async function withPrecompressed(files: OutputFiles, compressor: Compress
   return out;
 }
 
+/** The files of a new output, asked one at a time: a Set, or the map of what each file is made from (OutputKeys). */
+export type OutputList = Pick<ReadonlySet<string>, 'has'>;
+
 /** Where a build puts its files one at a time: an output folder (OutputFolder) or memory (`write: false`). */
 export interface OutputSink {
   write(path: string, data: Uint8Array | string): Promise<void>;
@@ -195,7 +198,7 @@ export class OutputFolder implements OutputSink {
    * the folders they leave empty, and then the files written replace theirs (deleted first: a page's folder may give
    * its name to a file, or a file to a folder).
    */
-  async commit(files?: ReadonlySet<string>, present: readonly string[] = []): Promise<void> {
+  async commit(files?: OutputList, present: readonly string[] = []): Promise<void> {
     if (this.#inPlace) {
       if (!files)
         throw new Error('site-gen: an output folder updated in place needs its list of files; this is a bug.');
@@ -213,7 +216,7 @@ export class OutputFolder implements OutputSink {
     await rm(this.#previous, { recursive: true, force: true });
   }
 
-  async #commitInPlace(files: ReadonlySet<string>, present: readonly string[]): Promise<void> {
+  async #commitInPlace(files: OutputList, present: readonly string[]): Promise<void> {
     try {
       await this.flush();
       const emptied = new Set<string>();

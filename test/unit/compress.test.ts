@@ -155,4 +155,18 @@ compress('a page that brotli 6 leaves near the first round trip is compressed ag
   }
 });
 
+compress('a thread with a small young generation compresses files and batches larger than it', async () => {
+  const compressor = new Compressor();
+  const big = page.repeat(Math.ceil((16 * 1024 * 1024) / page.length));
+  const batch = Array.from({ length: 32 }, (_, i) => `${i}`.repeat(512 * 1024));
+  const results = await Promise.all([
+    compressor.compress('big.html', big, { keep: false, store: false }),
+    ...batch.map((text, i) => compressor.compress(`page-${i}.html`, text, { keep: false, store: false })),
+  ]);
+  assert.is(gunzipSync(results[0]!.gz).toString(), big, 'a 16 MB file, twice the young generation');
+  results.slice(1).forEach((result, i) => {
+    assert.is(brotliDecompressSync(result.br).toString(), batch[i], `page ${i} of a batch of 16 MB and more`);
+  });
+});
+
 compress.run();

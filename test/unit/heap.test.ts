@@ -1,0 +1,59 @@
+// The build's heap grows by a bounded share past its live data: peak memory follows what the build holds.
+import { execFileSync } from 'node:child_process';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { boundHeapGrowth, HEAP_GROWING_PERCENT } from '../../src/cli/heap.ts';
+
+const heap = suite('heap growth');
+
+/**
+ * A build's pattern in small: data that stays (the pages' records) and garbage that lives long enough to be promoted
+ * (documents waiting for compression). Prints the largest heap it saw, in MB. Every run starts with node's
+ * --heap-growing-percent=300, growth to four times what survived (V8's own choice depends on the machine's load, up to
+ * that): "none" keeps it, "ours" bounds the heap as the build command does whatever node was given, "respect" as the
+ * build command does by default (keeping a growth the user gave).
+ */
+const CHURN = `
+const { boundHeapGrowth } = await import(${JSON.stringify(new URL('../../src/cli/heap.ts', import.meta.url).href)});
+const mode = process.argv[1];
+if (mode === 'ours') boundHeapGrowth(undefined, []);
+if (mode === 'respect') boundHeapGrowth();
+const live = [];
+const waiting = [];
+let peak = 0;
+for (let i = 0; i < 600000; i++) {
+  live.push(\`page-\${i}-\`.repeat(12));
+  waiting.push('x'.repeat(3000) + i);
+  if (waiting.length > 20000) waiting.splice(0, 5000);
+  if (i % 1000 === 0) peak = Math.max(peak, process.memoryUsage().heapTotal);
+}
+process.stdout.write(String(peak / 1048576));
+`;
+
+const peakHeap = (mode: 'none' | 'ours' | 'respect') =>
+  Number(
+    execFileSync(
+      process.execPath,
+      ['--heap-growing-percent=300', '--import', 'tsx', '--input-type=module', '-e', CHURN, mode],
+      { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } },
+    ),
+  );
+
+heap('a bounded heap peaks well below one that grows fourfold, for the same data and garbage', () => {
+  const fourfold = peakHeap('none');
+  const bounded = peakHeap('ours');
+  assert.ok(
+    bounded < fourfold * 0.85,
+    `growing by ${HEAP_GROWING_PERCENT}%: ${bounded.toFixed(0)} MB at the peak, against ${fourfold.toFixed(0)} MB growing fourfold`,
+  );
+});
+
+heap('leaves a growth the user chose on the command line or in NODE_OPTIONS', () => {
+  assert.not.ok(boundHeapGrowth(30, ['--heap-growing-percent=80']), 'node --heap-growing-percent=80: kept');
+  assert.not.ok(boundHeapGrowth(30, ['--max-old-space-size=4096 --heap_growing_percent=50']), 'in NODE_OPTIONS');
+  const chosen = peakHeap('respect');
+  const bounded = peakHeap('ours');
+  assert.ok(chosen > bounded * 1.15, `the user's 300%: ${chosen.toFixed(0)} MB, ours: ${bounded.toFixed(0)} MB`);
+});
+
+heap.run();
