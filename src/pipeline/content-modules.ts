@@ -172,7 +172,9 @@ export function linkContent(
   modules: ContentModule[],
   urlOf: (module: ContentModule) => string = (module) => module.url,
 ): string {
-  const urls = new Map(modules.map((module) => [JSON.stringify(`${TOKEN}${module.file}`), JSON.stringify(urlOf(module))]));
+  const urls = new Map(
+    modules.map((module) => [JSON.stringify(`${TOKEN}${module.file}`), JSON.stringify(urlOf(module))]),
+  );
   return code.replace(/"site-gen-content:[^"]*"/g, (token) => urls.get(token) ?? token);
 }
 

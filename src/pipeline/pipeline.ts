@@ -87,9 +87,9 @@ export interface PipelineOptions {
   /** Called as pages are rendered (build: every page; dev renders on request and never calls it). */
   onProgress?: (done: number, total: number) => void;
   /**
-   * Build: each page's render hash in the last build into the same output folder (see build-record.ts). A page that
-   * renders to the same is not kept in the cache again: its files stay as they are, unless its document changed too
-   * (then it is rendered again when its document is made).
+   * Build: each page's render hash in the last build into the same output folder (see build-record.ts). A page whose
+   * reads could not be recorded (see render-reads.ts), and that renders to the same, is not kept in the cache again:
+   * its files stay as they are, unless its document changed too (then it is rendered again when its document is made).
    */
   lastRenders?: ReadonlyMap<string, string>;
 }
@@ -494,14 +494,15 @@ export class Pipeline {
       const key = renderKey(siteKey, plan.path);
       const began = performance.now();
       // With reads recorded the key names no content: the render kept under it is current while all it read is the same.
-      let page = !records || records.unchanged(key) !== undefined ? cache.render(key) : undefined;
+      const unchanged = records?.unchanged(key);
+      let page = !records || unchanged ? cache.render(key) : undefined;
       let pageHash: string;
       let shape: PageShape | undefined;
       if (page) {
         cache.counts.kept += 1;
         cache.keepLinks(plan.file);
         records?.keep(key);
-        pageHash = this.#renderHash(plan, page);
+        pageHash = this.#renderHash(plan, page, unchanged?.html);
       } else {
         // Links and ids are read from the HTML once: a page that renders as in the last build takes them from there.
         let htmlHash: string | undefined;
@@ -527,7 +528,7 @@ export class Pipeline {
           // Kept for as long as what it read stays the same: unless the same render is kept under its key already.
           if (records.lastHash(key) === pageHash) cache.keepRender(key);
           else cache.setRender(key, page);
-          records.set(key, pageHash, made.reads);
+          records.set(key, { hash: pageHash, html: htmlHash! }, made.reads);
         }
         // A page that renders as it did in the last build is not kept again (it could not be reused: see render-reads.ts).
         else if (lastRenders?.get(plan.file) !== pageHash) cache.setRender(key, page);

@@ -36,7 +36,9 @@ function kindOf(value: object): 'o' | 'a' | 'n' | undefined {
 
 /** Long strings are kept by hash: a Markdown body read once should not sit in the record whole. */
 function text(prefix: string, value: string): string {
-  return value.length <= 64 ? prefix + value : `h${prefix}${createHash('sha256').update(value).digest('hex').slice(0, 32)}`;
+  return value.length <= 64
+    ? prefix + value
+    : `h${prefix}${createHash('sha256').update(value).digest('hex').slice(0, 32)}`;
 }
 
 /**
@@ -87,7 +89,18 @@ interface Meta {
   open: string;
   /** The label's root and first two properties, for grouping (see groupOf). */
   steps: Array<string | { symbol: string }>;
+  /**
+   * The last read of each property (by kind and property) and what it found: the same value read again (by the next
+   * page, through the same layout) is the same read, found without making its text again.
+   */
+  last: Map<PropertyKey, { value: unknown; id: number }>[];
 }
+
+/** Kinds of read remembered per property (see Meta.last). */
+const PROPERTY_KINDS = { g: 0, h: 1 } as const;
+
+/** What a `g` read of a missing property found, as remembered (see Meta.last): no value can be it. */
+const ABSENT = Symbol('absent');
 
 /** Content roots: `c` is the `content` prop; `m:<file>` a content module's exports. */
 export type Roots = ReadonlyMap<string, unknown>;
@@ -242,13 +255,12 @@ export class ContentReads {
     const known = this.#byTarget.get(value);
     if (known) return known.proxy;
     if (!kindOf(value)) return value;
-    const steps = meta.steps.length < 3 ? [...meta.steps, part] : meta.steps;
-    return this.#made(value, `${meta.open},${JSON.stringify(part)}]`, steps);
+    return this.#made(value, `${meta.open},${JSON.stringify(part)}]`, [...meta.steps, part].slice(0, 3));
   }
 
   #made(target: object, label: string, steps: Meta['steps']): object {
     const proxy = new Proxy(target, this.#handler);
-    const meta: Meta = { target, proxy, label, open: label.slice(0, -1), steps };
+    const meta: Meta = { target, proxy, label, open: label.slice(0, -1), steps, last: [new Map(), new Map()] };
     this.#byTarget.set(target, meta);
     this.#byProxy.set(proxy, meta);
     return proxy;
@@ -267,11 +279,11 @@ export class ContentReads {
    * Records a read in the current recording, if any; `found` undefined makes it unrecordable. `steps`: the read's
    * first steps (root and two properties), its group, when the path's JSON is not to be parsed for them.
    */
-  #record(kind: string, path: string, found: string | undefined, steps?: Meta['steps']): void {
+  #record(kind: string, path: string, found: string | undefined, steps?: Meta['steps']): number | undefined {
     const recording = this.#recording!;
     if (found === undefined) {
       recording.opaque = true;
-      return;
+      return undefined;
     }
     const read = kind + path + SEPARATOR + found;
     let id = this.#ids.get(read);
@@ -284,9 +296,37 @@ export class ContentReads {
       if (groupId === undefined) this.#groups.set(group, (groupId = this.#groups.size));
       this.#groupOf[id] = groupId;
     }
+    this.#add(recording, id);
+    return id;
+  }
+
+  #add(recording: Recording, id: number): void {
     if (this.#mark[id] === recording.serial) return;
     this.#mark[id] = recording.serial;
     recording.ids.push(id);
+  }
+
+  /**
+   * A read of property `prop` that found `value` (`found` tells it as text, made only when this property was last
+   * read to something else: see Meta.last).
+   */
+  #propertyRead(
+    kind: keyof typeof PROPERTY_KINDS,
+    meta: Meta,
+    prop: PropertyKey,
+    value: unknown,
+    found: (path: string) => string | undefined,
+  ): void {
+    const recording = this.#recording;
+    if (!recording) return;
+    const last = meta.last[PROPERTY_KINDS[kind]]!;
+    const known = last.get(prop);
+    if (known && Object.is(known.value, value)) return this.#add(recording, known.id);
+    const part = step(prop);
+    if (part === undefined) return this.#opaque();
+    const path = `${meta.open},${JSON.stringify(part)}]`;
+    const id = this.#record(kind, path, found(path), [...meta.steps, part]);
+    if (id !== undefined) last.set(prop, { value, id });
   }
 
   /** A data property's read: its wrapped value (see #child), recorded as `kind` (`g` its value, `d` its descriptor). */
@@ -298,11 +338,12 @@ export class ContentReads {
       return value;
     }
     const wrapped = this.#child(meta, part, value);
-    if (this.#recording) {
+    if (kind === 'g') this.#propertyRead('g', meta, prop, value, (path) => describe(value, this.#labelOf(value), path));
+    else if (this.#recording) {
+      // A descriptor's read is rarer (Object.keys, JSON.stringify, spreads): its text is made each time.
       const path = `${meta.open},${JSON.stringify(part)}]`;
       const found = describe(value, this.#labelOf(value), path);
-      const steps = meta.steps.length < 3 ? [...meta.steps, part] : meta.steps;
-      this.#record(kind, path, found === undefined || kind === 'g' ? found : flags(own) + found, steps);
+      this.#record('d', path, found === undefined ? found : flags(own) + found, [...meta.steps, part]);
     }
     if (wrapped !== value && !own.configurable && !own.writable) {
       // A frozen property must read as its own value: the object behind it goes unwatched.
@@ -312,13 +353,16 @@ export class ContentReads {
     return wrapped;
   }
 
-  /** A read of whether property `prop` is there (`-` when not, for `g` and `d`; `T` or `F` for `h`). */
+  /** A read of whether property `prop` is there: `g` of a missing one (`-`), `d` likewise, `h` (`T` or `F`). */
   #presence(kind: 'g' | 'd' | 'h', meta: Meta, prop: PropertyKey, found: string): void {
-    if (!this.#recording) return;
-    const part = step(prop);
-    if (part === undefined) return this.#opaque();
-    const steps = meta.steps.length < 3 ? [...meta.steps, part] : meta.steps;
-    this.#record(kind, `${meta.open},${JSON.stringify(part)}]`, found, steps);
+    if (kind === 'd') {
+      if (!this.#recording) return;
+      const part = step(prop);
+      if (part === undefined) return this.#opaque();
+      this.#record(kind, `${meta.open},${JSON.stringify(part)}]`, found, [...meta.steps, part]);
+      return;
+    }
+    this.#propertyRead(kind, meta, prop, found === '-' ? ABSENT : found, () => found);
   }
 
   readonly #handler: ProxyHandler<object> = {
@@ -409,13 +453,19 @@ function flags(own: PropertyDescriptor): string {
 
 /**
  * Reads as stored between builds: each read's text (see SEPARATOR), the groups (a sorted list of reads: see
- * ContentReads.groupOf) and, by render key, each kept render's groups and render hash. Pages share groups: every page
- * of one layout reads the same navigation and copy, stored once.
+ * ContentReads.groupOf) and, by render key, each kept render's groups, render hash and HTML's hash. Pages share groups:
+ * every page of one layout reads the same navigation and copy, stored once.
  */
 export interface StoredReads {
   reads: string[];
   groups: number[][];
-  pages: Array<[key: string, hash: string, groups: number[]]>;
+  pages: Array<[key: string, hash: string, html: string, groups: number[]]>;
+}
+
+/** A kept render's hashes: its render hash when it was made (see renderHash) and its HTML's. */
+export interface KeptHashes {
+  hash: string;
+  html: string;
 }
 
 /**
@@ -426,25 +476,25 @@ export interface StoredReads {
 export class ReadRecords {
   readonly #tracker: ContentReads;
   readonly #last: StoredReads | undefined;
-  readonly #lastPages: Map<string, { hash: string; groups: number[] }>;
+  readonly #lastPages: Map<string, KeptHashes & { groups: number[] }>;
   /** Whether each of the last build's groups reads the same now (evaluated when first asked). */
   #unchanged: boolean[] | undefined;
   /** This build's pages: a kept page's last groups (`last`), or a rendered page's reads. */
-  readonly #next = new Map<string, { hash: string; last: number[] } | { hash: string; reads: PageReads }>();
+  readonly #next = new Map<string, KeptHashes & ({ last: number[] } | { reads: PageReads })>();
 
   constructor(tracker: ContentReads, last: StoredReads | undefined) {
     this.#tracker = tracker;
     this.#last = last;
-    this.#lastPages = new Map(last?.pages.map(([key, hash, groups]) => [key, { hash, groups }]));
+    this.#lastPages = new Map(last?.pages.map(([key, hash, html, groups]) => [key, { hash, html, groups }]));
   }
 
-  /** The render hash of the page kept under `key`, if every read it made finds the same now. */
-  unchanged(key: string): string | undefined {
+  /** The hashes of the render kept under `key`, if every read it made finds the same now. */
+  unchanged(key: string): KeptHashes | undefined {
     const page = this.#lastPages.get(key);
     if (!page) return undefined;
     this.#unchanged ??= this.#evaluate();
     const same = this.#unchanged;
-    return page.groups.every((group) => same[group]) ? page.hash : undefined;
+    return page.groups.every((group) => same[group]) ? page : undefined;
   }
 
   /** The render hash stored with the page under `key` in the last build, whether or not it reads the same now. */
@@ -455,12 +505,12 @@ export class ReadRecords {
   /** The page under `key` is kept as it was: its reads from the last build stay its reads. */
   keep(key: string): void {
     const page = this.#lastPages.get(key)!;
-    this.#next.set(key, { hash: page.hash, last: page.groups });
+    this.#next.set(key, { hash: page.hash, html: page.html, last: page.groups });
   }
 
-  /** The page under `key` was rendered to `hash` having read `reads` (an opaque record is never stored). */
-  set(key: string, hash: string, reads: PageReads): void {
-    if (!reads.opaque && !this.#tracker.site.opaque) this.#next.set(key, { hash, reads });
+  /** The page under `key` was rendered (see KeptHashes) having read `reads` (an opaque record is never stored). */
+  set(key: string, hashes: KeptHashes, reads: PageReads): void {
+    if (this.recordable(reads)) this.#next.set(key, { ...hashes, reads });
   }
 
   /** Whether a render with these reads can be reused by a later build (see set). */
@@ -506,7 +556,7 @@ export class ReadRecords {
     const pages: StoredReads['pages'] = [];
     for (const [key, page] of this.#next) {
       if ('last' in page) {
-        pages.push([key, page.hash, page.last.map(lastGroup)]);
+        pages.push([key, page.hash, page.html, page.last.map(lastGroup)]);
         continue;
       }
       siteGroup ??= groupId(tracker.site.ids.map(translate).sort((a, b) => a - b));
@@ -518,7 +568,7 @@ export class ReadRecords {
         members.push(translate(id));
       }
       const ids = [siteGroup, ...[...byGroup.values()].map((members) => groupId(members.sort((a, b) => a - b)))];
-      pages.push([key, page.hash, [...new Set(ids)].sort((a, b) => a - b)]);
+      pages.push([key, page.hash, page.html, [...new Set(ids)].sort((a, b) => a - b)]);
     }
     return { reads, groups, pages };
   }
@@ -533,7 +583,8 @@ export class ReadRecords {
       if (walked.has(path)) return walked.get(path);
       const parts = JSON.parse(path) as Array<string | { symbol: string }>;
       let found: { value: unknown } | undefined;
-      if (parts.length === 1) found = roots.has(parts[0] as string) ? { value: roots.get(parts[0] as string) } : undefined;
+      if (parts.length === 1)
+        found = roots.has(parts[0] as string) ? { value: roots.get(parts[0] as string) } : undefined;
       else {
         const parent = walk(JSON.stringify(parts.slice(0, -1)));
         const own = parent && ownOf(parent.value, parts.at(-1)!);

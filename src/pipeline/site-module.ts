@@ -155,9 +155,10 @@ export class SiteLoader {
         contentModules: Object.fromEntries(modules.value.map((module) => [module.file, module.exports])),
         hash: codeHash([bundleHash, ...modules.value.map((module) => `${module.file}:${module.hash}`)].join('\n')),
         code: codeHash(
-          [bundleHash, ...modules.value.map((module) => `${module.file}:${Object.keys(module.exports).join(',')}`)].join(
-            '\n',
-          ),
+          [
+            bundleHash,
+            ...modules.value.map((module) => `${module.file}:${Object.keys(module.exports).join(',')}`),
+          ].join('\n'),
         ),
         // What it imports changed: read after compiling, so not known to match the code (parsed again next load too).
         schemaHash: schemaInputs.join('\n') === schemaRead.join('\n') ? schemaBefore : `unknown ${bundleHash}`,
@@ -177,8 +178,7 @@ export class SiteLoader {
     if (!reads) return importOnce<SiteModule>(linkContent(code, modules), this.#paths.cache, name);
     const urls = new Map<ContentModule, string>();
     try {
-      for (const module of modules)
-        urls.set(module, await writeTrackedModule(module, reads.key, this.#paths.cache));
+      for (const module of modules) urls.set(module, await writeTrackedModule(module, reads.key, this.#paths.cache));
       return await importOnce<SiteModule>(
         linkContent(code, modules, (module) => urls.get(module)!),
         this.#paths.cache,
