@@ -581,13 +581,14 @@ export class ReadRecords {
     // The value at a path of plain data from a root, or undefined when the path does not lead there the same way.
     const walk = (path: string): { value: unknown } | undefined => {
       if (walked.has(path)) return walked.get(path);
-      const parts = JSON.parse(path) as Array<string | { symbol: string }>;
+      const split = splitPath(path);
       let found: { value: unknown } | undefined;
-      if (parts.length === 1)
-        found = roots.has(parts[0] as string) ? { value: roots.get(parts[0] as string) } : undefined;
-      else {
-        const parent = walk(JSON.stringify(parts.slice(0, -1)));
-        const own = parent && ownOf(parent.value, parts.at(-1)!);
+      if (!split) {
+        const root = (JSON.parse(path) as string[])[0]!;
+        found = roots.has(root) ? { value: roots.get(root) } : undefined;
+      } else {
+        const parent = walk(split.parent);
+        const own = parent && ownOf(parent.value, split.last);
         found = own && 'value' in own ? { value: own.value } : undefined;
       }
       walked.set(path, found);
@@ -604,7 +605,7 @@ export class ReadRecords {
       const was = read.slice(at + 1);
       const now = evaluateRead(kind, path, was, walk);
       if (now === undefined) return false;
-      if (/^[oan]/.test(was)) {
+      if (isObject(was)) {
         const label = was.length > 1 ? was.slice(2) : path;
         const object = walk(label)?.value;
         const other = labelled.get(object);
@@ -615,7 +616,7 @@ export class ReadRecords {
     });
     last.reads.forEach((read, index) => {
       const was = read.slice(read.indexOf(SEPARATOR) + 1);
-      if (/^[oan]/.test(was) && shared.has(was.length > 1 ? was.slice(2) : read.slice(1, read.indexOf(SEPARATOR))))
+      if (isObject(was) && shared.has(was.length > 1 ? was.slice(2) : read.slice(1, read.indexOf(SEPARATOR))))
         readSame[index] = false;
     });
     return last.groups.map((group) => group.every((read) => readSame[read]));
@@ -629,6 +630,21 @@ function ownOf(parent: unknown, part: string | { symbol: string }): PropertyDesc
   return prop === undefined ? undefined : Reflect.getOwnPropertyDescriptor(parent, prop);
 }
 
+/** Whether a read's stored value is a plain-data object (see describe). */
+function isObject(was: string): boolean {
+  return was[0] === 'o' || was[0] === 'a' || was[0] === 'n';
+}
+
+/**
+ * A path's parent path and last step, or undefined for a root's. Without parsing it: in a JSON array of strings and
+ * `{"symbol":...}` steps, `,"` and `,{"` are found only between steps (a string's own `"` is escaped).
+ */
+function splitPath(path: string): { parent: string; last: string | { symbol: string } } | undefined {
+  const at = Math.max(path.lastIndexOf(',"'), path.lastIndexOf(',{"'));
+  if (at < 0) return undefined;
+  return { parent: `${path.slice(0, at)}]`, last: JSON.parse(path.slice(at + 1, -1)) as string | { symbol: string } };
+}
+
 /** What a stored read finds now, as its stored text would say it; undefined when it cannot be told. */
 function evaluateRead(
   kind: string,
@@ -636,22 +652,22 @@ function evaluateRead(
   was: string,
   walk: (path: string) => { value: unknown } | undefined,
 ): string | undefined {
-  const parts = JSON.parse(path) as Array<string | { symbol: string }>;
+  const split = splitPath(path);
   const valueText = (value: unknown) => {
     // An object read by another label is the same object as the one at that label, or not the same read.
-    const alias = /^[oan]@/.test(was) ? was.slice(2) : undefined;
+    const alias = isObject(was) && was[1] === '@' ? was.slice(2) : undefined;
     if (alias !== undefined && walk(alias)?.value !== value) return undefined;
     return describe(value, alias ?? path, path);
   };
   switch (kind) {
     case 'g':
     case 'd': {
-      if (parts.length === 1) {
+      if (!split) {
         const root = walk(path);
         return root && kind === 'g' ? valueText(root.value) : undefined;
       }
-      const parent = walk(JSON.stringify(parts.slice(0, -1)))?.value;
-      const prop = propertyOf(parts.at(-1)!);
+      const parent = walk(split.parent)?.value;
+      const prop = propertyOf(split.last);
       if (typeof parent !== 'object' || parent === null || !kindOf(parent) || prop === undefined) return undefined;
       const own = Reflect.getOwnPropertyDescriptor(parent, prop);
       if (!own) return '-';
@@ -661,8 +677,9 @@ function evaluateRead(
       return kind === 'g' ? found : flags(own) + found;
     }
     case 'h': {
-      const object = walk(JSON.stringify(parts.slice(0, -1)))?.value;
-      const prop = propertyOf(parts.at(-1)!);
+      if (!split) return undefined;
+      const object = walk(split.parent)?.value;
+      const prop = propertyOf(split.last);
       if (typeof object !== 'object' || object === null || !kindOf(object) || prop === undefined) return undefined;
       return Object.hasOwn(object, prop) ? 'T' : 'F';
     }

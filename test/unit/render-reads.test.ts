@@ -167,6 +167,21 @@ records('a render is reused while what it read is the same, whatever else change
   assert.equal(unchangedAfter(before, { ...before, footer: 'g' }, pages), ['index', 'keys']);
 });
 
+records('paths with symbols and with quotes and commas in their names are found again', () => {
+  const before = { 'a,"b': { '{"c': 'x' }, list: ['p', 'q'] };
+  const pages = {
+    odd: (c: typeof before) => c['a,"b']['{"c'],
+    iterated: (c: typeof before) => [...c.list].join(),
+  };
+  assert.equal(unchangedAfter(before, structuredClone(before), pages), ['odd', 'iterated'], 'nothing changed');
+  assert.equal(
+    unchangedAfter(before, { ...before, 'a,"b': { '{"c': 'y' } }, pages),
+    ['iterated'],
+    'the oddly named field changed',
+  );
+  assert.equal(unchangedAfter(before, { ...before, list: ['p', 'r'] }, pages), ['odd'], 'an item for-of read changed');
+});
+
 records('an object the content shares between two places is the same read only while it still is', () => {
   const shared = { name: 'Nova' };
   const before = { artists: [shared], featured: shared };
