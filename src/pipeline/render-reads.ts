@@ -479,8 +479,14 @@ export class ReadRecords {
   readonly #lastPages: Map<string, KeptHashes & { groups: number[] }>;
   /** Whether each of the last build's groups reads the same now (evaluated when first asked). */
   #unchanged: boolean[] | undefined;
-  /** This build's pages: a kept page's last groups (`last`), or a rendered page's reads. */
-  readonly #next = new Map<string, KeptHashes & ({ last: number[] } | { reads: PageReads })>();
+  /** This build's pages: a kept page's last groups (`last`), or a rendered page's groups of this build (`made`). */
+  readonly #next = new Map<string, KeptHashes & ({ last: number[] } | { made: number[] })>();
+  /**
+   * This build's groups, each a sorted list of the tracker's read ids, made as pages are rendered (a page keeps a
+   * dozen group ids, not its hundreds of reads), by their ids' list.
+   */
+  readonly #groups: number[][] = [];
+  readonly #groupIds = new Map<string, number>();
 
   constructor(tracker: ContentReads, last: StoredReads | undefined) {
     this.#tracker = tracker;
@@ -510,7 +516,26 @@ export class ReadRecords {
 
   /** The page under `key` was rendered (see KeptHashes) having read `reads` (an opaque record is never stored). */
   set(key: string, hashes: KeptHashes, reads: PageReads): void {
-    if (this.recordable(reads)) this.#next.set(key, { ...hashes, reads });
+    if (!this.recordable(reads)) return;
+    const tracker = this.#tracker;
+    const byGroup = new Map<number, number[]>();
+    for (const id of reads.ids) {
+      const group = tracker.groupOf(id);
+      let members = byGroup.get(group);
+      if (!members) byGroup.set(group, (members = []));
+      members.push(id);
+    }
+    // The site's reads are one group, every page's.
+    const made = [tracker.site.ids, ...byGroup.values()].map((members) => this.#group(members));
+    this.#next.set(key, { ...hashes, made: [...new Set(made)] });
+  }
+
+  #group(members: number[]): number {
+    const sorted = [...members].sort((a, b) => a - b);
+    const key = sorted.join(',');
+    let id = this.#groupIds.get(key);
+    if (id === undefined) this.#groupIds.set(key, (id = this.#groups.push(sorted) - 1));
+    return id;
   }
 
   /** Whether a render with these reads can be reused by a later build (see set). */
@@ -545,29 +570,19 @@ export class ReadRecords {
       }
       return id;
     };
-    // This build's reads: the site's are one group; a page's by groupOf, each translated once.
-    const translated = new Map<number, number>();
-    const translate = (id: number) => {
-      let stored = translated.get(id);
-      if (stored === undefined) translated.set(id, (stored = readId(tracker.reads[id]!)));
-      return stored;
+    // This build's groups, each translated once.
+    const fromMade = new Map<number, number>();
+    const madeGroup = (group: number) => {
+      let id = fromMade.get(group);
+      if (id === undefined) {
+        const members = this.#groups[group]!.map((read) => readId(tracker.reads[read]!));
+        fromMade.set(group, (id = groupId(members.sort((a, b) => a - b))));
+      }
+      return id;
     };
-    let siteGroup: number | undefined;
     const pages: StoredReads['pages'] = [];
     for (const [key, page] of this.#next) {
-      if ('last' in page) {
-        pages.push([key, page.hash, page.html, page.last.map(lastGroup)]);
-        continue;
-      }
-      siteGroup ??= groupId(tracker.site.ids.map(translate).sort((a, b) => a - b));
-      const byGroup = new Map<number, number[]>();
-      for (const id of page.reads.ids) {
-        const group = tracker.groupOf(id);
-        let members = byGroup.get(group);
-        if (!members) byGroup.set(group, (members = []));
-        members.push(translate(id));
-      }
-      const ids = [siteGroup, ...[...byGroup.values()].map((members) => groupId(members.sort((a, b) => a - b)))];
+      const ids = 'last' in page ? page.last.map(lastGroup) : page.made.map(madeGroup);
       pages.push([key, page.hash, page.html, [...new Set(ids)].sort((a, b) => a - b)]);
     }
     return { reads, groups, pages };
