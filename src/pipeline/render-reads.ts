@@ -93,11 +93,18 @@ interface Meta {
    * The last read of each property (by kind and property) and what it found: the same value read again (by the next
    * page, through the same layout) is the same read, found without making its text again.
    */
-  last: Map<PropertyKey, { value: unknown; id: number }>[];
+  last: Map<PropertyKey, { value: unknown; flags: string; id: number }>[];
+  /** The last read of its own keys, likewise. */
+  keys?: { keys: PropertyKey[]; id: number };
+  /**
+   * `g` reads as a render repeats them: what the property held (ABSENT: not its own) and gave, and the read's id. A
+   * write through the Proxy forgets them all (nothing else can write: the site's code holds only Proxies).
+   */
+  fast: Map<PropertyKey, { value: unknown; wrapped: unknown; id: number }>;
 }
 
 /** Kinds of read remembered per property (see Meta.last). */
-const PROPERTY_KINDS = { g: 0, h: 1 } as const;
+const PROPERTY_KINDS = { g: 0, h: 1, d: 2 } as const;
 
 /** What a `g` read of a missing property found, as remembered (see Meta.last): no value can be it. */
 const ABSENT = Symbol('absent');
@@ -260,7 +267,15 @@ export class ContentReads {
 
   #made(target: object, label: string, steps: Meta['steps']): object {
     const proxy = new Proxy(target, this.#handler);
-    const meta: Meta = { target, proxy, label, open: label.slice(0, -1), steps, last: [new Map(), new Map()] };
+    const meta: Meta = {
+      target,
+      proxy,
+      label,
+      open: label.slice(0, -1),
+      steps,
+      last: [new Map(), new Map(), new Map()],
+      fast: new Map(),
+    };
     this.#byTarget.set(target, meta);
     this.#byProxy.set(proxy, meta);
     return proxy;
@@ -273,6 +288,15 @@ export class ContentReads {
 
   #opaque(): void {
     if (this.#recording) this.#recording.opaque = true;
+  }
+
+  /** A write to `target`: the render that made it cannot be recorded, and what its Proxy remembers of it is forgotten. */
+  #written(target: object): void {
+    this.#opaque();
+    const meta = this.#byTarget.get(target)!;
+    for (const last of meta.last) last.clear();
+    meta.fast.clear();
+    meta.keys = undefined;
   }
 
   /**
@@ -316,17 +340,25 @@ export class ContentReads {
     prop: PropertyKey,
     value: unknown,
     found: (path: string) => string | undefined,
-  ): void {
+    flags = '',
+  ): number | undefined {
     const recording = this.#recording;
-    if (!recording) return;
+    if (!recording) return undefined;
     const last = meta.last[PROPERTY_KINDS[kind]]!;
     const known = last.get(prop);
-    if (known && Object.is(known.value, value)) return this.#add(recording, known.id);
+    if (known && Object.is(known.value, value) && known.flags === flags) {
+      this.#add(recording, known.id);
+      return known.id;
+    }
     const part = step(prop);
-    if (part === undefined) return this.#opaque();
+    if (part === undefined) {
+      this.#opaque();
+      return undefined;
+    }
     const path = `${meta.open},${JSON.stringify(part)}]`;
     const id = this.#record(kind, path, found(path), [...meta.steps, part]);
-    if (id !== undefined) last.set(prop, { value, id });
+    if (id !== undefined) last.set(prop, { value, flags, id });
+    return id;
   }
 
   /** A data property's read: its wrapped value (see #child), recorded as `kind` (`g` its value, `d` its descriptor). */
@@ -338,12 +370,23 @@ export class ContentReads {
       return value;
     }
     const wrapped = this.#child(meta, part, value);
-    if (kind === 'g') this.#propertyRead('g', meta, prop, value, (path) => describe(value, this.#labelOf(value), path));
-    else if (this.#recording) {
-      // A descriptor's read is rarer (Object.keys, JSON.stringify, spreads): its text is made each time.
-      const path = `${meta.open},${JSON.stringify(part)}]`;
-      const found = describe(value, this.#labelOf(value), path);
-      this.#record('d', path, found === undefined ? found : flags(own) + found, [...meta.steps, part]);
+    if (kind === 'g') {
+      const id = this.#propertyRead('g', meta, prop, value, (path) => describe(value, this.#labelOf(value), path));
+      const frozen = wrapped !== value && !own.configurable && !own.writable;
+      if (id !== undefined && !frozen) meta.fast.set(prop, { value, wrapped, id });
+    } else if (this.#recording) {
+      const attributes = flags(own);
+      this.#propertyRead(
+        'd',
+        meta,
+        prop,
+        value,
+        (path) => {
+          const found = describe(value, this.#labelOf(value), path);
+          return found === undefined ? found : attributes + found;
+        },
+        attributes,
+      );
     }
     if (wrapped !== value && !own.configurable && !own.writable) {
       // A frozen property must read as its own value: the object behind it goes unwatched.
@@ -353,24 +396,32 @@ export class ContentReads {
     return wrapped;
   }
 
-  /** A read of whether property `prop` is there: `g` of a missing one (`-`), `d` likewise, `h` (`T` or `F`). */
+  /** A read of whether property `prop` is there: `g` or `d` of a missing one (`-`), `h` (`T` or `F`). */
   #presence(kind: 'g' | 'd' | 'h', meta: Meta, prop: PropertyKey, found: string): void {
-    if (kind === 'd') {
-      if (!this.#recording) return;
-      const part = step(prop);
-      if (part === undefined) return this.#opaque();
-      this.#record(kind, `${meta.open},${JSON.stringify(part)}]`, found, [...meta.steps, part]);
-      return;
-    }
     this.#propertyRead(kind, meta, prop, found === '-' ? ABSENT : found, () => found);
   }
 
   readonly #handler: ProxyHandler<object> = {
     get: (target, prop, receiver) => {
-      const own = Reflect.getOwnPropertyDescriptor(target, prop);
       const meta = this.#byTarget.get(target)!;
+      const recording = this.#recording;
+      const fast = recording && meta.fast.get(prop);
+      if (fast) {
+        // The read this render's layout made for the last page, most of the time: the same value, the same read.
+        if (fast.value === ABSENT) {
+          if (!Object.hasOwn(target, prop)) {
+            this.#add(recording, fast.id);
+            return Reflect.get(target, prop, receiver);
+          }
+        } else if (Object.is((target as Record<PropertyKey, unknown>)[prop], fast.value)) {
+          this.#add(recording, fast.id);
+          return fast.wrapped;
+        }
+      }
+      const own = Reflect.getOwnPropertyDescriptor(target, prop);
       if (!own) {
-        this.#presence('g', meta, prop, '-');
+        const id = this.#propertyRead('g', meta, prop, ABSENT, () => '-');
+        if (id !== undefined) meta.fast.set(prop, { value: ABSENT, wrapped: undefined, id });
         return Reflect.get(target, prop, receiver);
       }
       if (!('value' in own)) {
@@ -386,10 +437,19 @@ export class ContentReads {
     },
     ownKeys: (target) => {
       const keys = Reflect.ownKeys(target);
-      if (this.#recording) {
-        const parts = keys.map(step);
-        if (parts.includes(undefined)) this.#opaque();
-        else this.#record('k', this.#byTarget.get(target)!.label, text('s', JSON.stringify(parts)));
+      const recording = this.#recording;
+      if (recording) {
+        const meta = this.#byTarget.get(target)!;
+        const known = meta.keys;
+        if (known && known.keys.length === keys.length && known.keys.every((key, i) => key === keys[i]))
+          this.#add(recording, known.id);
+        else {
+          const parts = keys.map(step);
+          const id = parts.includes(undefined)
+            ? this.#record('k', meta.label, undefined)
+            : this.#record('k', meta.label, text('s', JSON.stringify(parts)));
+          if (id !== undefined) meta.keys = { keys, id };
+        }
       }
       return keys;
     },
@@ -423,27 +483,33 @@ export class ContentReads {
       return extensible;
     },
     set: (target, prop, value) => {
-      this.#opaque();
+      this.#written(target);
       return Reflect.set(target, prop, this.#raw(value));
     },
     defineProperty: (target, prop, descriptor) => {
-      this.#opaque();
+      this.#written(target);
       const raw = 'value' in descriptor ? { ...descriptor, value: this.#raw(descriptor.value) } : descriptor;
       return Reflect.defineProperty(target, prop, raw);
     },
     deleteProperty: (target, prop) => {
-      this.#opaque();
+      this.#written(target);
       return Reflect.deleteProperty(target, prop);
     },
     setPrototypeOf: (target, proto) => {
-      this.#opaque();
+      this.#written(target);
       return Reflect.setPrototypeOf(target, proto);
     },
     preventExtensions: (target) => {
-      this.#opaque();
+      this.#written(target);
       return Reflect.preventExtensions(target);
     },
   };
+}
+
+function sameIds(a: Int32Array, b: Int32Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** A data property's attributes, as three letters. */
@@ -485,8 +551,9 @@ export class ReadRecords {
    * This build's groups, each a sorted list of the tracker's read ids, made as pages are rendered (a page keeps a
    * dozen group ids, not its hundreds of reads), by their ids' list.
    */
-  readonly #groups: number[][] = [];
-  readonly #groupIds = new Map<string, number>();
+  readonly #groups: Int32Array[] = [];
+  readonly #groupIds = new Map<number, number[]>();
+  #siteGroup: number | undefined;
 
   constructor(tracker: ContentReads, last: StoredReads | undefined) {
     this.#tracker = tracker;
@@ -525,16 +592,23 @@ export class ReadRecords {
       if (!members) byGroup.set(group, (members = []));
       members.push(id);
     }
-    // The site's reads are one group, every page's.
-    const made = [tracker.site.ids, ...byGroup.values()].map((members) => this.#group(members));
+    // The site's reads are one group, every page's: made once.
+    this.#siteGroup ??= this.#group(tracker.site.ids);
+    const made = [this.#siteGroup, ...[...byGroup.values()].map((members) => this.#group(members))];
     this.#next.set(key, { ...hashes, made: [...new Set(made)] });
   }
 
+  /** The id of the group of these reads (interned by a hash of the sorted ids, compared whole on a match). */
   #group(members: number[]): number {
-    const sorted = [...members].sort((a, b) => a - b);
-    const key = sorted.join(',');
-    let id = this.#groupIds.get(key);
-    if (id === undefined) this.#groupIds.set(key, (id = this.#groups.push(sorted) - 1));
+    const sorted = Int32Array.from(members).sort();
+    let key = sorted.length;
+    for (const id of sorted) key = (Math.imul(key, 31) + id) | 0;
+    const candidates = this.#groupIds.get(key);
+    const same = candidates?.find((group) => sameIds(this.#groups[group]!, sorted));
+    if (same !== undefined) return same;
+    const id = this.#groups.push(sorted) - 1;
+    if (candidates) candidates.push(id);
+    else this.#groupIds.set(key, [id]);
     return id;
   }
 
@@ -575,7 +649,7 @@ export class ReadRecords {
     const madeGroup = (group: number) => {
       let id = fromMade.get(group);
       if (id === undefined) {
-        const members = this.#groups[group]!.map((read) => readId(tracker.reads[read]!));
+        const members = Array.from(this.#groups[group]!, (read) => readId(tracker.reads[read]!));
         fromMade.set(group, (id = groupId(members.sort((a, b) => a - b))));
       }
       return id;
