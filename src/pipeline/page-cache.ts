@@ -170,13 +170,16 @@ export class PageCache implements CompressionStore {
     this.#store.keep(`r:${key}`);
   }
 
-  /** What each kept render read of the content, as the last build stored it (see render-reads.ts). */
+  /**
+   * What each kept render read of the content, as the last build stored it (see render-reads.ts). Under the tool's
+   * version, as the renders are: another site-gen never reads a record of a form it does not know.
+   */
   reads(): StoredReads | undefined {
-    return this.#scratch ? undefined : this.#store.get<StoredReads>('reads');
+    return this.#scratch ? undefined : this.#store.get<StoredReads>(`reads:${toolVersionKey()}`);
   }
 
   setReads(reads: StoredReads): void {
-    if (!this.#scratch) this.#store.set('reads', reads);
+    if (!this.#scratch) this.#store.set(`reads:${toolVersionKey()}`, reads);
   }
 
   /** The links and ids last read from the HTML of the page in `file`, if that HTML hashed to `html`. */
