@@ -9,9 +9,10 @@ import { byteLength, Compressor, shouldPrecompress } from './compress.ts';
 import { projectPaths } from '../core/paths.ts';
 import { hash, PageCache } from './page-cache.ts';
 import { PagesOnRequest } from './pages-on-request.ts';
-import type { PageScripts } from './bundle.ts';
+import type { ClientBundle, PageScripts } from './bundle.ts';
+import type { RenderedPage } from './render.tsx';
 import { isBuildMetadata } from '../core/http/hashed-files.ts';
-import type { PageOutput, PipelineOutput, RenderedRoute, StageTimes } from './pipeline.ts';
+import type { Documents, PageOutput, PageStream, PipelineOutput, RenderedRoute, StageTimes } from './pipeline.ts';
 import { assertSafeOutDir, OutputFolder, type OutputFiles, type OutputSink } from './write.ts';
 
 export interface BuildOptions {
@@ -118,6 +119,21 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   // Without precompression nothing is compressed: no .br/.gz written, and the budgets (brotli sizes) are not checked.
   const compressor = options.precompress === false ? undefined : new Compressor({ store: cache });
   const onProgress = options.onProgress;
+  const memory: OutputFiles = new Map();
+  let sink: OutputSink;
+  try {
+    sink =
+      options.write === false
+        ? { write: async (path, data) => void memory.set(path, data) }
+        : await OutputFolder.open(options.out, { inPlace: !!last });
+  } catch (error) {
+    await cache.dispose();
+    throw error;
+  }
+  const keys: OutputKeys | undefined = record && { made: new Map(), renders: new Map() };
+  const reuse = keys && { last, keys };
+  // Pages are written as they render (see PageWriter), into the output's staging folder: nothing changes before commit.
+  const writer = new PageWriter(sink, compressor, onProgress, reuse);
   const pipeline = new Pipeline({
     paths,
     base,
@@ -126,23 +142,20 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     cache,
     onProgress: onProgress && ((done, total) => onProgress({ step: 'render', done, total })),
     lastRenders: last?.keys.renders,
+    stream: writer,
   });
   try {
-    const run = await pipeline.run();
-    if (!run.ok) throw run.error;
-    const { output } = run;
-    const times: BuildResult['times'] = { ...run.times };
-    const began = performance.now();
-    const memory: OutputFiles = new Map();
-    const sink: OutputSink =
-      options.write === false
-        ? { write: async (path, data) => void memory.set(path, data) }
-        : await OutputFolder.open(options.out, { inPlace: !!last });
-    const keys: OutputKeys | undefined = record && { made: new Map(), renders: new Map() };
-    const reuse = keys && { last, keys };
+    let output: PipelineOutput;
+    let times: BuildResult['times'];
     let pages: PageReport[];
+    let began: number;
     try {
-      pages = await writePages(output, sink, compressor, onProgress, reuse);
+      const run = await pipeline.run();
+      if (!run.ok) throw run.error;
+      output = run.output;
+      times = { ...run.times };
+      began = performance.now();
+      pages = await writer.finish(output.pages, output.documents);
       // Every figure comes from the one compression of each file: the report, the budgets and the .br written agree.
       if (compressor)
         assertWithinBudget(
@@ -152,6 +165,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       await writeOtherFiles(output.files, sink, compressor, reuse);
       times.compress = since(began);
     } catch (error) {
+      // No write of a page taken while the build rendered may land after the staging folder is removed.
+      await writer.settled();
       if (sink instanceof OutputFolder) await sink.abort();
       throw error;
     }
@@ -163,9 +178,11 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
         throw error;
       });
     times.write = since(began);
+    // A page whose document changed after it was written early was written twice: counted once.
+    const written = sink instanceof OutputFolder ? [...new Set(sink.written)] : [];
     const files =
       sink instanceof OutputFolder
-        ? new PagesOnRequest(new Map(), [...(keys?.made.keys() ?? sink.written)].sort(), (file) =>
+        ? new PagesOnRequest(new Map(), [...(keys?.made.keys() ?? written)].sort(), (file) =>
             readFileSync(join(options.out, file)),
           )
         : inOutputOrder(memory);
@@ -180,7 +197,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       rendered: cache.counts,
       images: { ...pipeline.imageCounts },
       upToDate: false,
-      written: sink instanceof OutputFolder ? sink.written.length : 0,
+      written: written.length,
       times,
       ms: since(started),
     };
@@ -209,10 +226,158 @@ function keptAsIs(reuse: Reuse | undefined, path: string, key: string): string[]
 }
 
 /**
- * The pages, a batch at a time: each page's document (read back from the cache when nothing it is made from changed),
- * its compression on the compression threads, the files written; then the batch is let go. A page whose document key
- * is the last build's, with its files as that build left them, is not made at all: its report is the last one. Returns
- * each page's report, in the routes' order.
+ * The pages, a batch at a time: each page's document, its compression on the compression threads, the files written;
+ * then the batch is let go. Pages come while the build still renders (as a PageStream, made with the bundle of the
+ * first pages' islands), then all of them at `finish`, where a page is made again only if its document key is not the
+ * one it was written with. A page whose document key is the last build's, with its files as that build left them, is
+ * not made at all: its report is the last one. Memory holds no more than BATCHES_AT_ONCE batches of documents.
+ */
+export class PageWriter implements PageStream {
+  readonly #sink: OutputSink;
+  readonly #compressor: Compressor | undefined;
+  readonly #onProgress: BuildOptions['onProgress'];
+  readonly #reuse: Reuse | undefined;
+  /** Each page's report, by its index in the routes. */
+  readonly #reports: PageReport[] = [];
+  /** The document key each page was written or kept with, by its index. */
+  readonly #keys: string[] = [];
+  /** What each set of scripts weighs, by its entry and files. */
+  readonly #scripts = new Map<string, Promise<PageReport['js']>>();
+  #batch: Batch = [];
+  readonly #running = new Set<Promise<void>>();
+  #failure: { error: unknown } | undefined;
+  /** Set by `finish`: the pages' progress is reported from then on (while pages render, the render's is). */
+  #progress: { done: number; total: number } | undefined;
+
+  constructor(
+    sink: OutputSink,
+    compressor: Compressor | undefined,
+    onProgress?: BuildOptions['onProgress'],
+    reuse?: Reuse,
+  ) {
+    this.#sink = sink;
+    this.#compressor = compressor;
+    this.#onProgress = onProgress;
+    this.#reuse = reuse;
+  }
+
+  /** Takes a page while the build renders (see PageStream); returns a promise when the next must wait for room. */
+  page(page: RenderedRoute, index: number, documents: Documents, render?: RenderedPage): Promise<void> | undefined {
+    this.#throwIfFailed();
+    if (this.#batch.length === 0 && this.#running.size >= BATCHES_AT_ONCE)
+      return Promise.race(this.#running).then(() => this.page(page, index, documents, render));
+    this.#add(page, index, documents, render);
+    if (this.#batch.length >= BATCH) this.#dispatch();
+    return undefined;
+  }
+
+  /**
+   * Every page with its final document: made, compressed and written unless it was already with the same document key.
+   * Returns each page's report, in the routes' order.
+   */
+  async finish(pages: readonly RenderedRoute[], documents: Documents): Promise<PageReport[]> {
+    // Every page written while the build rendered is on disk first: none is written twice at once.
+    await this.settled();
+    this.#throwIfFailed();
+    const left = pages.flatMap((page, index) => (this.#keys[index] === documents.key(page) ? [] : [index]));
+    this.#progress = { done: pages.length - left.length, total: pages.length };
+    for (const index of left) {
+      const waiting = this.page(pages[index]!, index, documents);
+      if (waiting) await waiting;
+    }
+    this.#dispatch();
+    await this.settled();
+    this.#throwIfFailed();
+    this.#onProgress?.({ step: 'write', done: pages.length, total: pages.length });
+    return this.#reports;
+  }
+
+  /** Resolves once every batch under way has ended, written or failed. */
+  async settled(): Promise<void> {
+    while (this.#running.size > 0) await Promise.allSettled(this.#running);
+  }
+
+  #throwIfFailed(): void {
+    if (this.#failure) throw this.#failure.error;
+  }
+
+  #add(page: RenderedRoute, index: number, documents: Documents, render?: RenderedPage): void {
+    const reuse = this.#reuse;
+    const key = documents.key(page);
+    this.#keys[index] = key;
+    const kept = reuse && keptAsIs(reuse, page.file, key);
+    const report = kept && reuse.last!.pages.get(page.file);
+    if (report) {
+      this.#reports[index] = { ...report, ms: Math.round(page.ms * 10) / 10 };
+      for (const file of kept) reuse.keys.made.set(file, key);
+      reuse.keys.renders.set(page.file, page.hash);
+      if (this.#progress) this.#progress.done += 1;
+      return;
+    }
+    const began = performance.now();
+    const made = documents.make(page, render);
+    const js = this.#weight(documents.scripts(page), documents.client);
+    this.#batch.push({ page, index, key, js, ...made, ms: page.ms + performance.now() - began });
+  }
+
+  /** Compresses and writes the batch made so far, in the background. */
+  #dispatch(): void {
+    const batch = this.#batch;
+    if (batch.length === 0) return;
+    this.#batch = [];
+    const reuse = this.#reuse;
+    const written: Promise<void> = Promise.all(
+      batch.map(async ({ page, index, key, js, html, criticalBytes, ms }) => {
+        const raw = byteLength(html);
+        const [brotli, weight] = await Promise.all([writePage(this.#sink, page.file, html, raw, this.#compressor), js]);
+        if (reuse)
+          for (const file of this.#compressor && shouldPrecompress(page.file, raw)
+            ? [page.file, `${page.file}.br`, `${page.file}.gz`]
+            : [page.file])
+            reuse.keys.made.set(file, key);
+        reuse?.keys.renders.set(page.file, page.hash);
+        this.#reports[index] = {
+          path: page.path,
+          file: page.file,
+          html: { raw, brotli },
+          inlineCss: { raw: criticalBytes },
+          js: weight,
+          ms: Math.round(ms * 10) / 10,
+        };
+      }),
+    ).then(
+      () => {
+        this.#running.delete(written);
+        if (!this.#progress) return;
+        this.#progress.done += batch.length;
+        this.#onProgress?.({ step: 'write', ...this.#progress });
+      },
+      (error: unknown) => {
+        this.#running.delete(written);
+        // A failed batch fails the build at once: the next page taken throws it, rather than after the others.
+        this.#failure ??= { error };
+      },
+    );
+    this.#running.add(written);
+  }
+
+  /** What a page's scripts weigh: raw and brotli (0 without precompression), once per set of scripts. */
+  #weight(scripts: PageScripts | undefined, client: ClientBundle): Promise<PageReport['js']> {
+    const id = scripts ? `${scripts.entry}\n${scripts.files.join('\n')}` : '';
+    let js = this.#scripts.get(id);
+    if (!js) this.#scripts.set(id, (js = scriptWeight(scripts, client, this.#compressor)));
+    js.catch(() => undefined);
+    return js;
+  }
+}
+
+type Batch = Array<
+  { page: RenderedRoute; index: number; key: string; js: Promise<PageReport['js']>; ms: number } & PageOutput
+>;
+
+/**
+ * The pages of `output`, none of them written yet (see PageWriter): each page's report, in the routes' order. For a
+ * caller with the whole output in hand, as a build without a stream would be.
  */
 export async function writePages(
   output: PipelineOutput,
@@ -221,67 +386,7 @@ export async function writePages(
   onProgress: BuildOptions['onProgress'],
   reuse?: Reuse,
 ): Promise<PageReport[]> {
-  const reports: PageReport[] = new Array(output.pages.length);
-  const scripts = new Map<string, Promise<PageReport['js']>>();
-  const scriptsOf = (entry: string) => {
-    let js = scripts.get(entry);
-    if (!js) scripts.set(entry, (js = scriptWeight(output.client.pages.get(entry), output, compressor)));
-    return js;
-  };
-  const total = output.pages.length;
-  let done = 0;
-  const running = new Set<Promise<void>>();
-  for (let start = 0; start < total; start += BATCH) {
-    while (running.size >= BATCHES_AT_ONCE) await Promise.race(running);
-    const batch: Array<{ page: RenderedRoute; index: number; key?: string } & PageOutput & { ms: number }> = [];
-    output.pages.slice(start, start + BATCH).forEach((page, i) => {
-      const index = start + i;
-      const key = reuse && output.documentKey(page);
-      const kept = key ? keptAsIs(reuse, page.file, key) : undefined;
-      const report = kept && reuse!.last!.pages.get(page.file);
-      if (report) {
-        reports[index] = { ...report, ms: Math.round(page.ms * 10) / 10 };
-        for (const file of kept) reuse!.keys.made.set(file, key!);
-        reuse!.keys.renders.set(page.file, page.hash);
-        return;
-      }
-      const began = performance.now();
-      const made = output.document(page);
-      batch.push({ page, index, key, ...made, ms: page.ms + performance.now() - began });
-    });
-    const written: Promise<void> = Promise.all(
-      batch.map(async ({ page, index, key, html, criticalBytes, ms }) => {
-        const raw = byteLength(html);
-        const [brotli, js] = await Promise.all([
-          writePage(sink, page.file, html, raw, compressor),
-          scriptsOf(page.entry),
-        ]);
-        if (key)
-          for (const file of compressor && shouldPrecompress(page.file, raw)
-            ? [page.file, `${page.file}.br`, `${page.file}.gz`]
-            : [page.file])
-            reuse!.keys.made.set(file, key);
-        reuse?.keys.renders.set(page.file, page.hash);
-        reports[index] = {
-          path: page.path,
-          file: page.file,
-          html: { raw, brotli },
-          inlineCss: { raw: criticalBytes },
-          js,
-          ms: Math.round(ms * 10) / 10,
-        };
-      }),
-    ).then(() => {
-      done += Math.min(BATCH, total - start);
-      onProgress?.({ step: 'write', done, total });
-      running.delete(written);
-    });
-    running.add(written);
-    // A failed batch fails the build at once, rather than after the others.
-    written.catch(() => undefined);
-  }
-  await Promise.all(running);
-  return reports;
+  return new PageWriter(sink, compressor, onProgress, reuse).finish(output.pages, output.documents);
 }
 
 /**
@@ -349,10 +454,10 @@ export async function writeOtherFiles(
 /** What a page's scripts weigh: raw and brotli (0 without precompression), once per script entry. */
 async function scriptWeight(
   scripts: PageScripts | undefined,
-  output: PipelineOutput,
+  client: ClientBundle,
   compressor: Compressor | undefined,
 ): Promise<PageReport['js']> {
-  const js = (scripts?.files ?? []).map((file) => ({ file, data: output.files.get(file)! }));
+  const js = (scripts?.files ?? []).map((file) => ({ file, data: client.files.get(file)! }));
   const compressed = compressor ? await Promise.all(js.map(({ file, data }) => compressor.compress(file, data))) : [];
   return {
     raw: js.reduce((sum, { data }) => sum + byteLength(data), 0),

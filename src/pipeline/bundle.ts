@@ -123,7 +123,7 @@ export function browserBuildOptions(root: string, target: string[], minify = tru
 }
 
 /** Pages whose entries would be the same code (same islands, same ones loaded at once) share the first one's entry. */
-function entryKey(page: PageIslands): string {
+export function entryKey(page: Pick<PageIslands, 'islands'>): string {
   const names = (hydrate?: string) =>
     [
       ...new Set(
@@ -135,11 +135,30 @@ function entryKey(page: PageIslands): string {
   return JSON.stringify([names(), names('load')]);
 }
 
-export async function bundleClient(options: BundleOptions): Promise<ClientBundle> {
-  const withIslands = options.pages.filter((p) => p.islands.length > 0);
+/**
+ * The pages that name a script entry of their own: the first page of each set of islands (see entryKey), in the
+ * pages' order. A bundle of these is the bundle of all the pages, less the other pages' names (see scriptsForPages).
+ */
+export function uniqueEntries(pages: readonly PageIslands[]): PageIslands[] {
   const entryOf = new Map<string, PageIslands>();
-  for (const page of withIslands) if (!entryOf.has(entryKey(page))) entryOf.set(entryKey(page), page);
-  const pages = [...entryOf.values()];
+  for (const page of pages)
+    if (page.islands.length > 0 && !entryOf.has(entryKey(page))) entryOf.set(entryKey(page), page);
+  return [...entryOf.values()];
+}
+
+/** `bundle` with every page of `pages` given the scripts of the first page that has its islands. */
+export function scriptsForPages(bundle: ClientBundle, pages: readonly PageIslands[]): ClientBundle {
+  const first = new Map(uniqueEntries(pages).map((page) => [entryKey(page), page.name]));
+  const scripts = new Map(bundle.pages);
+  for (const page of pages) {
+    const named = page.islands.length > 0 ? bundle.pages.get(first.get(entryKey(page))!) : undefined;
+    if (named) scripts.set(page.name, named);
+  }
+  return { ...bundle, pages: scripts };
+}
+
+export async function bundleClient(options: BundleOptions): Promise<ClientBundle> {
+  const pages = uniqueEntries(options.pages);
   const sources = new Map(pages.map((p) => [p.name, entrySource(options, p, options.root, options.errorScreen)]));
   const files = new Map<string, Uint8Array>();
   const scripts = new Map<string, PageScripts>();
@@ -212,11 +231,10 @@ export async function bundleClient(options: BundleOptions): Promise<ClientBundle
       new TextEncoder().encode(pagePreloadGraph(page, outputs, options, islandChunk, byEntryPoint)),
     );
   }
-  for (const page of withIslands) scripts.set(page.name, scripts.get(entryOf.get(entryKey(page))!.name)!);
   const inputs = Object.keys(result.metafile.inputs)
     .filter((p) => !p.includes(':') && !p.includes('node_modules'))
     .map((p) => join(options.root, p));
-  return { files, pages: scripts, inputs, captureScript: await capture };
+  return scriptsForPages({ files, pages: scripts, inputs, captureScript: await capture }, options.pages);
 }
 
 /** The page's islands' chunk graphs, as preload-graph.ts writes them (issue 23: one round trip on intent). */

@@ -104,14 +104,21 @@ export function documentBaseKey(parts: {
   cssFile: string;
   css: string;
   extraScripts: readonly string[];
-  captureScript: string;
   site: unknown;
   base: string;
 }): string {
   return hash(toolVersionKey(), JSON.stringify(parts));
 }
 
-export function documentKey(documentBase: string, renderHash: string, scripts: unknown): string {
+/**
+ * `scripts`: the page's scripts and the bundle's capture script (which only a page with scripts inlines), or nothing:
+ * a page without islands keeps its key whatever bundle the other pages' islands make.
+ */
+export function documentKey(
+  documentBase: string,
+  renderHash: string,
+  scripts: { files: unknown; captureScript: string } | undefined,
+): string {
   return hash(documentBase, renderHash, JSON.stringify(scripts ?? null));
 }
 

@@ -7,8 +7,17 @@ import type { ErrorScreenComponent } from '../error-screen.tsx';
 import { TemplateError } from '../core/errors.ts';
 import type { HeadHook } from '../core/head.ts';
 import { assembleOutput, pageDocument, stylesheetFile } from './assemble.ts';
-import { bundleClient, entrySource, type ClientBundle, type PageIslands, type PageScripts } from './bundle.ts';
-import { assertNoBrokenLinks, findBrokenLinks } from './check.ts';
+import {
+  bundleClient,
+  entryKey,
+  entrySource,
+  scriptsForPages,
+  uniqueEntries,
+  type ClientBundle,
+  type PageIslands,
+  type PageScripts,
+} from './bundle.ts';
+import { assertNoBrokenLinks, findBrokenLinks, type KnownFiles } from './check.ts';
 import type { Compressor } from './compress.ts';
 import { loadConfig } from './load-config.ts';
 import type { CompiledStylesheet } from './css.ts';
@@ -92,7 +101,48 @@ export interface PipelineOptions {
    * its files stay as they are, unless its document changed too (then it is rendered again when its document is made).
    */
   lastRenders?: ReadonlyMap<string, string>;
+  /**
+   * Build: takes pages' documents while later pages still render, made with a client bundle of the islands the first
+   * pages use (see #renderAll); each page whose final document turns out other is made again at the end.
+   */
+  stream?: PageStream;
 }
+
+/**
+ * Where a build sends pages as they render (build.ts's PageWriter). `page` returns a promise when the next page must
+ * wait (the pages under way fill the memory the stream allows); the render of the next page waits for it.
+ */
+export interface PageStream {
+  page(page: RenderedRoute, index: number, documents: Documents, render: RenderedPage): Promise<void> | undefined;
+}
+
+/** How a build makes its pages' documents with one client bundle (a speculative one while pages render, then the final). */
+export interface Documents {
+  client: ClientBundle;
+  /** Build: the key that stands for a page's document (see documentKey in page-cache.ts), known before it is made. */
+  key(page: RenderedRoute): string;
+  /** The page's scripts in `client`, if it has islands. */
+  scripts(page: DocumentPage): PageScripts | undefined;
+  /** A page's document, made from `render`, or from its render as the run keeps it (the page cache, dev's pages). */
+  make(page: DocumentPage, render?: RenderedPage): PageOutput;
+}
+
+/** What a document is made for: the route, the islands its render uses, and its shape if read with its links. */
+export type DocumentPage = PlannedRoute &
+  Pick<RenderedRoute, 'islands'> &
+  Partial<Pick<RenderedRoute, 'shape' | 'key'>>;
+
+/** Pages rendered before a build bundles the islands seen so far and starts making documents (see #renderAll). */
+const SPECULATE_AFTER = 64;
+/**
+ * Milliseconds of rendering between two turns of the event loop. Each async step of what runs beside the renders (the
+ * bundle's round trips to esbuild and its plugins, loading critical CSS's modules, the finished compressions and
+ * writes) waits for a turn: at 50 ms, the bundle of the first pages took 1.4 s and was ready after 2,000 of 4,000
+ * pages; a turn costs a few microseconds.
+ */
+const YIELD_EVERY_MS = 5;
+/** Renders held in memory while that bundle is made, at most: later ones are read back from the cache at the end. */
+const HELD_AT_MOST = 512;
 
 /**
  * A page of a build between its render and its document: what the route is, the key its render is kept under, and
@@ -140,10 +190,8 @@ export interface PipelineOutput {
   files: OutputFiles;
   /** Each page, in the routes' order (build only: dev renders them on request). */
   pages: RenderedRoute[];
-  /** Build: a page's document, made when asked for. */
-  document: (page: RenderedRoute) => PageOutput;
-  /** Build: the key that stands for a page's document (see documentKey in page-cache.ts), known before it is made. */
-  documentKey: (page: RenderedRoute) => string;
+  /** Build: the pages' documents, made with the final client bundle. */
+  documents: Documents;
   /** Build: what a page rendered to (read back from the page cache). */
   render: (page: RenderedRoute) => RenderedPage;
   client: ClientBundle;
@@ -218,6 +266,8 @@ export class Pipeline {
   #derivedOnRequest = 0;
   #islands: string | undefined;
   #client: ClientBundle | undefined;
+  /** Build: the bundle of the islands the first pages used, made while the others render (see #renderAll). */
+  #speculated: { entries: PageIslands[]; client: Promise<ClientBundle | undefined> } | undefined;
   #criticalCode: CriticalCode | undefined;
   /** The images pages use, each output file encoded once; and the Markdown collections, each body rendered once. */
   readonly #images: ImageStore;
@@ -287,6 +337,9 @@ export class Pipeline {
       if (needs.some((need) => dirty.has(need))) dirty.add(stage);
     }
 
+    // A build that makes documents while pages render needs critical CSS's code by the first of them: loaded while the
+    // site's code loads (this thread mostly waits for esbuild then).
+    if (this.#options.stream && dirty.has('render')) this.#loadCriticalCodeNow();
     const notes = new Map<Stage, string>();
     const times: StageTimes = {};
     const failures = new Map<Stage, unknown>();
@@ -296,7 +349,7 @@ export class Pipeline {
       let running = started.get(stage);
       if (!running) {
         running = (async () => {
-          const ready = await Promise.all(NEEDS[stage].map(start));
+          const ready = await Promise.all(this.#needs(stage).map(start));
           if (!ready.every(Boolean)) return false;
           if (!dirty.has(stage)) return true;
           if (this.#options.mode === 'build' && failures.size > 0) return false;
@@ -317,7 +370,9 @@ export class Pipeline {
     };
     const ready = Promise.all(STAGES.map(start));
     // Critical CSS needs only the stylesheet and the pages: derived on this thread while esbuild bundles on another core.
-    const critical = Promise.all([start('stylesheet'), start('render')]).then(async (needs) => {
+    // The dev server's main thread waits for esbuild while the site's code loads: it loads the code then.
+    const criticalNeeds = this.#options.mode === 'dev' ? [start('stylesheet')] : [start('stylesheet'), start('render')];
+    const critical = Promise.all(criticalNeeds).then(async (needs) => {
       if (!needs.every(Boolean)) return 0;
       await new Promise((resolve) => setImmediate(resolve)); // the bundle stage hands esbuild its work first
       const began = performance.now();
@@ -350,12 +405,20 @@ export class Pipeline {
       if ('error' in derived) throw derived.error;
       if (derived.count > 0) rebuilt.push(`critical CSS ×${derived.count}`);
       const began = performance.now();
-      const output = this.#options.mode === 'dev' ? this.#pagesOnRequest() : this.#pages(await images);
+      const output = this.#output(await images);
       times.assemble = Math.round(performance.now() - began);
       return { ok: true, output, stages, rebuilt, times };
     } catch (error) {
       return { ok: false, error, stages, rebuilt, times };
     }
+  }
+
+  /**
+   * What a stage waits for in this mode: NEEDS, but the dev server's scripts bundle every island in the folder, whatever
+   * the pages use, so they are bundled while the site's code loads rather than after it (the first page comes sooner).
+   */
+  #needs(stage: Stage): readonly Stage[] {
+    return this.#options.mode === 'dev' && stage === 'bundle' ? ['config'] : NEEDS[stage];
   }
 
   /** Frees esbuild's kept contexts and removes the content modules from the cache folder. */
@@ -428,46 +491,71 @@ export class Pipeline {
         return `${this.#rendered.length} pages`;
       }
       case 'bundle': {
-        const dev = this.#options.mode === 'dev';
-        const options = {
-          root: paths.root,
-          islandsDir: paths.islands,
-          behavioursDir: paths.behaviours,
-          pages: dev
-            ? [devEntry(paths)]
-            : this.#rendered!.map(({ path, entry, islands }) => ({ name: entry, path, islands })),
-          target: esbuildTargets(resolveBrowsers(this.#config!.build.browserslist)),
-          base,
-          errorScreen: findModule(paths.errorScreen),
-          // Readable stack traces in the browser, and a faster rebuild; budgets are for `site-gen build`.
-          minify: !dev,
-          cache: this.#esbuild,
-        };
-        const cache = this.#options.cache;
-        // Kept while the tool, the entries and every file the bundle read are the same (the cache checks the files).
-        const key =
-          cache &&
-          hash(toolVersionKey(), JSON.stringify({ ...options, cache: undefined }), islandFiles(paths).join('\n'));
-        const kept = key ? cache!.bundle(key) : undefined;
-        this.#client = kept ?? (await bundleClient(options));
-        if (key && !kept) cache!.setBundle(key, this.#client);
-        const compressor = this.#options.compressor;
-        // Biggest first: the compressions queue on one thread per core, and React's chunk (brotli 11, ~0.2 s) queued
-        // behind the small ones would end the build that much later.
-        const bySize = [...this.#client.files].sort(([, a], [, b]) => b.byteLength - a.byteLength);
-        if (compressor) for (const [file, data] of bySize) void compressor.compress(file, data);
+        if (this.#options.mode === 'dev') {
+          this.#client = await this.#bundle([devEntry(paths)]);
+          return 'scripts';
+        }
+        const pages = this.#rendered!.map(({ path, entry, islands }) => ({ name: entry, path, islands }));
+        const entries = uniqueEntries(pages);
+        // The bundle made while the pages rendered is the one: the later pages used no other set of islands.
+        const speculated = this.#speculated;
+        const kept =
+          speculated && JSON.stringify(speculated.entries) === JSON.stringify(entries)
+            ? await speculated.client
+            : undefined;
+        this.#client = scriptsForPages(kept ?? (await this.#bundle(entries)), pages);
         return 'scripts';
       }
     }
   }
 
   /**
+   * The client bundle of `entries` (one page for each set of islands, see uniqueEntries), or the one kept in the cache
+   * for them; its files start compressing at once.
+   */
+  async #bundle(entries: PageIslands[]): Promise<ClientBundle> {
+    const { paths, base } = this.#options;
+    const dev = this.#options.mode === 'dev';
+    const options = {
+      root: paths.root,
+      islandsDir: paths.islands,
+      behavioursDir: paths.behaviours,
+      pages: entries,
+      target: esbuildTargets(resolveBrowsers(this.#config!.build.browserslist)),
+      base,
+      errorScreen: findModule(paths.errorScreen),
+      // Readable stack traces in the browser, and a faster rebuild; budgets are for `site-gen build`.
+      minify: !dev,
+      cache: this.#esbuild,
+    };
+    const cache = this.#options.cache;
+    // Kept while the tool, the entries and every file the bundle read are the same (the cache checks the files).
+    const key =
+      cache && hash(toolVersionKey(), JSON.stringify({ ...options, cache: undefined }), islandFiles(paths).join('\n'));
+    const kept = key ? cache!.bundle(key) : undefined;
+    const client = kept ?? (await bundleClient(options));
+    if (key && !kept) cache!.setBundle(key, client);
+    const compressor = this.#options.compressor;
+    // Biggest first: the compressions queue on one thread per core, and React's chunk (brotli 11, ~0.2 s) queued
+    // behind the small ones would end the build that much later.
+    const bySize = [...client.files].sort(([, a], [, b]) => b.byteLength - a.byteLength);
+    if (compressor) for (const [file, data] of bySize) void compressor.compress(file, data);
+    return client;
+  }
+
+  /**
    * Build: renders every page, or reads its render back from the page cache. Each render goes to the cache (a scratch
    * one with --no-cache) unless it is the last build's, and memory keeps only what the later steps read of it, the same
    * arrays shared by every page that has them. Hands the event loop back now and then, so a progress display can draw.
+   *
+   * With a stream, documents are made while pages render: once the first pages have rendered, their islands are
+   * bundled (on esbuild's own thread) while rendering goes on, and from then on each page whose islands that bundle has
+   * goes to the stream with its render still in memory, so its compression and writing use the other core while this
+   * one renders. The bundle stage takes that bundle when no later page used another set of islands; the stream makes
+   * again, at the end, any page whose document the final bundle changes (see PageWriter in build.ts).
    */
   async #renderAll(): Promise<RenderedRoute[]> {
-    const { base, onProgress } = this.#options;
+    const { base, onProgress, stream } = this.#options;
     const cache = this.#options.cache!;
     const site = this.#site!;
     const props = { site: this.#config!.site, content: site.pageContent };
@@ -489,8 +577,9 @@ export class Pipeline {
     const routes = site.routes;
     const rendered: RenderedRoute[] = [];
     const lastRenders = this.#options.lastRenders;
+    const early = stream && this.#earlyDocuments(rendered);
     let yielded = performance.now();
-    for (const plan of routes) {
+    for (const [index, plan] of routes.entries()) {
       const key = renderKey(siteKey, plan.path);
       const began = performance.now();
       // With reads recorded the key names no content: the render kept under it is current while all it read is the same.
@@ -534,7 +623,7 @@ export class Pipeline {
         else if (lastRenders?.get(plan.file) !== pageHash) cache.setRender(key, page);
         if (cache.keeps) cache.counts.made += 1;
       }
-      rendered.push({
+      const route: RenderedRoute = {
         ...plan,
         key,
         hash: pageHash,
@@ -545,8 +634,11 @@ export class Pipeline {
         noindex: !!page.head.noindex,
         ms: performance.now() - began,
         ...(shape && { shape }),
-      });
-      if (performance.now() - yielded > 50) {
+      };
+      rendered.push(route);
+      const waiting = early?.(route, index, page);
+      if (waiting) await waiting;
+      if (performance.now() - yielded > YIELD_EVERY_MS) {
         onProgress?.(rendered.length, routes.length);
         await new Promise((resolve) => setImmediate(resolve));
         yielded = performance.now();
@@ -555,6 +647,55 @@ export class Pipeline {
     onProgress?.(rendered.length, routes.length);
     if (records) cache.setReads(records.stored());
     return rendered;
+  }
+
+  /**
+   * Build: what #renderAll hands each rendered page to, when a stream takes pages early. It starts the speculative
+   * bundle after the first SPECULATE_AFTER pages, holds renders (HELD_AT_MOST) until that bundle and everything else a
+   * document is made from are ready, then passes each page whose islands the bundle has to the stream.
+   */
+  #earlyDocuments(
+    rendered: readonly RenderedRoute[],
+  ): (route: RenderedRoute, index: number, page: RenderedPage) => Promise<void> | undefined {
+    const stream = this.#options.stream!;
+    const total = this.#site!.routes.length;
+    // The entry of the first page of each set of islands: a later page with the same set shares its scripts.
+    const first = new Map<string, string>();
+    let bundled: ClientBundle | undefined;
+    let documents: Documents | undefined;
+    let held: Array<{ route: RenderedRoute; index: number; page: RenderedPage }> = [];
+    const scriptsOf = (route: DocumentPage) =>
+      route.islands.length > 0 ? bundled?.pages.get(first.get(entryKey(route)) ?? '') : undefined;
+    const ready = (route: RenderedRoute) => route.islands.length === 0 || scriptsOf(route) !== undefined;
+    const send = async (pages: typeof held) => {
+      for (const { route, index, page } of pages) {
+        const waiting = ready(route) ? stream.page(route, index, documents!, page) : undefined;
+        if (waiting) await waiting;
+      }
+    };
+    return (route, index, page) => {
+      if (route.islands.length > 0 && !first.has(entryKey(route))) first.set(entryKey(route), route.entry);
+      if (!this.#speculated && rendered.length >= Math.min(SPECULATE_AFTER, total)) {
+        const pages = rendered.map(({ path, entry, islands }) => ({ name: entry, path, islands }));
+        const entries = uniqueEntries(pages);
+        // A bundle that fails is made again, and its error reported, by the bundle stage.
+        const client = this.#bundle(entries).then(
+          (made) => (bundled = made),
+          () => undefined,
+        );
+        this.#speculated = { entries, client };
+      }
+      if (!documents && bundled && this.#documentsReady()) {
+        const client = bundled;
+        documents = this.#documents(client, scriptsOf);
+        const waiting = send(held);
+        held = [];
+        return waiting.then(() => send([{ route, index, page }]));
+      }
+      if (documents) return ready(route) ? stream.page(route, index, documents, page) : undefined;
+      if (held.length < HELD_AT_MOST) held.push({ route, index, page });
+      return undefined;
+    };
   }
 
   /** What a page rendered to, with what the site's head hook gives it: see renderHash. */
@@ -618,13 +759,14 @@ export class Pipeline {
   }
 
   /** Dev: the page's critical CSS, kept while its HTML and the stylesheet stay the same. */
-  #criticalFor(file: string, html: string): { critical: string; fonts: string[]; derived: boolean } {
+  #criticalFor(file: string, html: string): { critical: string; fonts: string[] } {
     const css = this.#stylesheet!.css;
     const kept = this.#critical.get(file);
     if (kept?.css === css && kept.html === html) {
-      return { critical: kept.critical, fonts: this.#byShape.fonts.get(kept.critical) ?? [], derived: false };
+      return { critical: kept.critical, fonts: this.#byShape.fonts.get(kept.critical) ?? [] };
     }
     const made = this.#criticalOf(html);
+    if (made.derived) this.#derivedOnRequest += 1;
     this.#critical.set(file, { css, html, critical: made.critical });
     return made;
   }
@@ -635,6 +777,7 @@ export class Pipeline {
     page: RenderedPage,
     critical: { critical: string; fonts: string[] },
     scripts: PageScripts | undefined,
+    captureScript: string,
   ): string {
     const { paths, base, extraScripts } = this.#options;
     const site = this.#site!;
@@ -646,7 +789,7 @@ export class Pipeline {
       template: this.#template!,
       paths,
       scripts,
-      captureScript: this.#client!.captureScript,
+      captureScript,
       critical: critical.critical,
       fontsAfterPaint: critical.fonts,
       cssFile: this.#cssFile!,
@@ -690,133 +833,159 @@ export class Pipeline {
     return [...new Set([paths.config, ...site, ...css, ...client, paths.template])].sort();
   }
 
-  /**
-   * Dev: every output file but the pages, and the pages as a PagesOnRequest: one is rendered, checked for broken links
-   * and given its critical CSS when first read. Rendering every page before serving one would cost seconds on a big site.
-   */
-  #pagesOnRequest(): PipelineOutput {
-    const { paths, base } = this.#options;
-    const config = this.#config!;
-    const client = this.#client!;
-    const site = this.#site!;
-    const props = { site: config.site, content: site.content };
-    const byFile = new Map(site.routes.map((plan) => [plan.file, plan]));
-    const indexed = site.routes
-      .filter(({ route, path }) => !route.head({ ...props, path }).noindex)
-      .map(({ path }) => path);
-    const { files, known } = this.#otherFiles(indexed);
+  /** Whether everything a document is made from but the client bundle is ready: template, stylesheet, critical CSS's code. */
+  #documentsReady(): boolean {
+    const dirty = this.#dirty;
+    return !!this.#criticalCode && !dirty.has('template') && !dirty.has('stylesheet') && !dirty.has('config');
+  }
 
-    const rendered = (plan: PlannedRoute): RenderedPage => {
-      let page = this.#onRequest.get(plan.file);
-      if (!page) {
-        page = renderPage(plan.route, { ...props, path: plan.path }, { base, images: this.#imageReader() });
-        this.#onRequest.set(plan.file, page);
-      }
-      return page;
-    };
-    const make = (file: string): string => {
-      const plan = byFile.get(file)!;
-      const page = rendered(plan);
-      // Its images are encoded after it is served (at once when an earlier run or build made them): a request for one
-      // waits for its encoding (src/dev/output.ts), and the page does not wait for them all.
-      if (page.images.length > 0)
-        output.setLater(
-          page.images.map((job) => job.file),
-          this.#images.files(page.images),
-        );
-      // The islands it names must exist (the dev entry bundles whatever is in the folder).
-      if (page.islands.length > 0)
-        entrySource(
-          { islandsDir: paths.islands, behavioursDir: paths.behaviours },
-          { name: 'dev', path: plan.path, islands: page.islands },
-          paths.root,
-        );
-      // Other pages only matter for an #anchor on them: each is rendered when a link needs its ids.
-      const others = site.routes
-        .filter((other) => other !== plan)
-        .map((other) => ({
-          path: other.path,
-          links: [],
-          get ids() {
-            return rendered(other).ids;
-          },
-        }));
-      assertNoBrokenLinks(
-        markdownSources(
-          findBrokenLinks([{ path: plan.path, links: page.links, ids: page.ids }, ...others], known, base),
-          site.content,
-        ),
-      );
-      const critical = this.#criticalFor(file, page.html);
-      if (critical.derived) this.#derivedOnRequest += 1;
-      const scripts = page.islands.length > 0 ? client.pages.get('dev') : undefined;
-      return this.#document(plan, page, critical, scripts);
-    };
-    const output = new PagesOnRequest(files, byFile.keys(), make);
-    return {
-      config,
-      files: output,
-      pages: [],
-      document: () => {
-        throw new Error('site-gen: dev output makes its pages through its files; this is a bug.');
-      },
-      documentKey: () => {
-        throw new Error('site-gen: dev output makes its pages through its files; this is a bug.');
-      },
-      render: (page) => rendered(page),
-      client,
-      stylesheet: base + this.#cssFile!,
-      inputs: this.#inputs(),
-    };
+  /** Loads critical CSS's code now rather than after the pages (for documents made while pages render). */
+  #loadCriticalCodeNow(): void {
+    loadCriticalCode().then(
+      (code) => (this.#criticalCode = code),
+      () => undefined, // run() loads it again and reports the failure
+    );
+  }
+
+  /** Build: a page's render, read back from the page cache (or, when the build did not keep it, rendered again). */
+  #renderOf(page: PlannedRoute & { key?: string }): RenderedPage {
+    const kept = page.key ? this.#options.cache!.render(page.key) : undefined;
+    if (kept) return kept;
+    // Not kept: it rendered as in the last build (see lastRenders), and its document has changed since.
+    const props = { site: this.#config!.site, content: this.#site!.content, path: page.path };
+    return renderPage(page.route, props, { base: this.#options.base, images: this.#imageReader() });
   }
 
   /**
-   * Build: every output file but the pages, whose links are checked now (from what their renders kept); each page's
-   * document is made when `document` is called, one page at a time, so that a build streams its pages to the disk.
+   * The one assembly of pages, for the build and the dev server alike: each page's critical CSS (dev: kept per page
+   * while its HTML stays the same) and the template around its render, with the scripts `scriptsOf` finds in `client`.
    */
-  #pages(images: Map<string, Uint8Array>): PipelineOutput {
+  #documents(client: ClientBundle, scriptsOf: (page: DocumentPage) => PageScripts | undefined): Documents {
+    const dev = this.#options.mode === 'dev';
     const { base } = this.#options;
-    const cache = this.#options.cache!;
-    const rendered = this.#rendered!;
-    const client = this.#client!;
-    const indexed = rendered.filter((page) => !page.noindex).map(({ path }) => path);
-    const { files, known } = this.#otherFiles(indexed, images);
-    assertNoBrokenLinks(markdownSources(findBrokenLinks(rendered, known, base), this.#site!.content));
     const documentBase = documentBaseKey({
       template: this.#template!,
       templateFile: relative(this.paths.root, this.paths.template),
       cssFile: this.#cssFile!,
       css: this.#stylesheet!.css,
       extraScripts: this.#options.extraScripts ?? [],
-      captureScript: client.captureScript,
       site: this.#config!.site,
       base,
     });
-    const props = { site: this.#config!.site, content: this.#site!.content };
-    const render = (page: RenderedRoute): RenderedPage => {
-      const kept = cache.render(page.key);
-      if (kept) return kept;
-      // Not kept: it rendered as in the last build (see lastRenders), and its document has changed since.
-      return renderPage(page.route, { ...props, path: page.path }, { base, images: this.#imageReader() });
-    };
-    const keyOf = (page: RenderedRoute) => documentKey(documentBase, page.hash, client.pages.get(page.entry));
-    const document = (page: RenderedRoute): PageOutput => {
-      const body = render(page);
-      const critical = this.#criticalOf(body.html, page.shape);
-      const html = this.#document(page, body, critical, client.pages.get(page.entry));
-      return { html, criticalBytes: Buffer.byteLength(critical.critical) };
-    };
     return {
-      config: this.#config!,
+      client,
+      key: (page) => {
+        const scripts = scriptsOf(page);
+        return documentKey(documentBase, page.hash, scripts && { files: scripts, captureScript: client.captureScript });
+      },
+      scripts: scriptsOf,
+      make: (page, render = dev ? this.#renderOnRequest(page) : this.#renderOf(page)) => {
+        const critical = dev ? this.#criticalFor(page.file, render.html) : this.#criticalOf(render.html, page.shape);
+        const html = this.#document(page, render, critical, scriptsOf(page), client.captureScript);
+        return { html, criticalBytes: Buffer.byteLength(critical.critical) };
+      },
+    };
+  }
+
+  /**
+   * The run's output, one for the build and the dev server: every output file but the pages (which may not take a
+   * public file's path), and the pages' documents, made by one assembly (#documents). A build has rendered its pages:
+   * their links are checked now, from what their renders kept, and each page's document is made when asked for, one at
+   * a time, so that a build streams its pages to the disk. The dev server renders a page when it is first read (a
+   * PagesOnRequest): rendering every page before serving one would cost seconds on a big site; its links are checked
+   * then, and its images encoded after it is served.
+   */
+  #output(images?: Map<string, Uint8Array>): PipelineOutput {
+    const { base } = this.#options;
+    const config = this.#config!;
+    const client = this.#client!;
+    const site = this.#site!;
+    const rendered = this.#rendered;
+    const dev = this.#options.mode === 'dev';
+    const indexed = rendered
+      ? rendered.filter((page) => !page.noindex).map(({ path }) => path)
+      : site.routes
+          .filter(({ route, path }) => !route.head({ ...this.#props(), path }).noindex)
+          .map(({ path }) => path);
+    const { files, known } = this.#otherFiles(indexed, images);
+    const documents = this.#documents(client, (page) =>
+      page.islands.length > 0 ? client.pages.get(dev ? 'dev' : page.entry) : undefined,
+    );
+    if (rendered) assertNoBrokenLinks(markdownSources(findBrokenLinks(rendered, known, base), site.content));
+    const output: PipelineOutput = {
+      config,
       files,
-      pages: rendered,
-      document,
-      documentKey: keyOf,
-      render,
+      pages: rendered ?? [],
+      documents,
+      render: (page) => (dev ? this.#renderOnRequest(page) : this.#renderOf(page)),
       client,
       stylesheet: base + this.#cssFile!,
       inputs: this.#inputs(),
     };
+    if (!dev) return output;
+    const byFile = new Map(site.routes.map((plan) => [plan.file, plan]));
+    const pages = new PagesOnRequest(files, byFile.keys(), (file) => {
+      const plan = byFile.get(file)!;
+      const render = this.#renderOnRequest(plan);
+      // Its images are encoded after it is served (at once when an earlier run or build made them): a request for one
+      // waits for its encoding (src/dev/output.ts), and the page does not wait for them all.
+      if (render.images.length > 0)
+        pages.setLater(
+          render.images.map((job) => job.file),
+          this.#images.files(render.images),
+        );
+      this.#checkOnRequest(plan, render, known);
+      return documents.make({ ...plan, islands: render.islands }, render).html;
+    });
+    return { ...output, files: pages };
+  }
+
+  /** The props every page renders with, but its path. */
+  #props() {
+    return { site: this.#config!.site, content: this.#site!.content };
+  }
+
+  /** Dev: a page's render, made when first asked for and kept until `render` reruns. */
+  #renderOnRequest(plan: PlannedRoute): RenderedPage {
+    let page = this.#onRequest.get(plan.file);
+    if (!page) {
+      const props = { ...this.#props(), path: plan.path };
+      page = renderPage(plan.route, props, { base: this.#options.base, images: this.#imageReader() });
+      this.#onRequest.set(plan.file, page);
+    }
+    return page;
+  }
+
+  /**
+   * Dev: what a build checks of all its pages, for the page being served: the islands it names exist (the dev entry
+   * bundles whatever is in the folder), and its links lead somewhere (another page is rendered only when a link needs
+   * the ids on it).
+   */
+  #checkOnRequest(plan: PlannedRoute, page: RenderedPage, known: KnownFiles): void {
+    const { paths, base } = this.#options;
+    const site = this.#site!;
+    if (page.islands.length > 0)
+      entrySource(
+        { islandsDir: paths.islands, behavioursDir: paths.behaviours },
+        { name: 'dev', path: plan.path, islands: page.islands },
+        paths.root,
+      );
+    const others = site.routes
+      .filter((other) => other !== plan)
+      .map((other) => ({
+        path: other.path,
+        links: [],
+        get ids() {
+          return renderOnRequest(other).ids;
+        },
+      }));
+    const renderOnRequest = (other: PlannedRoute) => this.#renderOnRequest(other);
+    assertNoBrokenLinks(
+      markdownSources(
+        findBrokenLinks([{ path: plan.path, links: page.links, ids: page.ids }, ...others], known, base),
+        site.content,
+      ),
+    );
   }
 }
 

@@ -5,12 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BATCH, BATCHES_AT_ONCE, writePages } from '../../src/pipeline/build.ts';
+import { BATCH, BATCHES_AT_ONCE, PageWriter, writePages } from '../../src/pipeline/build.ts';
 import { PackStore } from '../../src/pipeline/cache-store.ts';
 import { Compressor } from '../../src/pipeline/compress.ts';
 import type { PipelineOutput, RenderedRoute } from '../../src/pipeline/pipeline.ts';
 import { Pipeline } from '../../src/pipeline/pipeline.ts';
 import { projectPaths } from '../../src/core/paths.ts';
+import { copyFixture } from '../helpers/fixture.ts';
 
 const stream = suite('build: pages stream');
 
@@ -34,14 +35,23 @@ function countingOutput(count: number) {
       ms: 0,
     }),
   );
+  const client = { files: new Map(), pages: new Map(), inputs: [], captureScript: '' };
   const output = {
     pages,
     files: new Map(),
-    client: { files: new Map(), pages: new Map(), inputs: [], captureScript: '' },
-    document: (page: RenderedRoute) => {
-      state.made += 1;
-      state.most = Math.max(state.most, state.made - state.written);
-      return { html: `<!doctype html><title>${page.path}</title>${'text '.repeat(300)}${page.path}`, criticalBytes: 0 };
+    client,
+    documents: {
+      client,
+      key: (page: RenderedRoute) => `d${page.hash}`,
+      scripts: () => undefined,
+      make: (page: RenderedRoute) => {
+        state.made += 1;
+        state.most = Math.max(state.most, state.made - state.written);
+        return {
+          html: `<!doctype html><title>${page.path}</title>${'text '.repeat(300)}${page.path}`,
+          criticalBytes: 0,
+        };
+      },
     },
   } as unknown as PipelineOutput;
   const sink = {
@@ -95,9 +105,74 @@ stream(
         assert.ok(run.output.render(page).html.length > 0, `${page.path}'s render is read back from the store`);
       }
       assert.not.ok(run.output.files.has('index.html'), 'the pages are not in the files: they are made one at a time');
-      assert.match(run.output.document(run.output.pages[0]!).html, /^<!doctype html>/i);
+      assert.match(run.output.documents.make(run.output.pages[0]!).html, /^<!doctype html>/i);
     } finally {
       await pipeline.dispose();
+    }
+  },
+);
+
+stream(
+  'pages are written while later ones render; a page whose scripts the final bundle changed is written again',
+  async () => {
+    const fixture = copyFixture();
+    // A page with one island first, then 300 without: the bundle made after the first pages has the counter's entry
+    // alone, with the runtime inlined in it. The fixture's own pages come last with other islands, so the final bundle
+    // moves the runtime into a chunk the entries share, and the first page's scripts change. The pages without islands
+    // render slowly until the first page reaches the stream (the flag below), so that pages are still rendering then.
+    fixture.edit(
+      'src/site/routes.tsx',
+      (text) => `${text}
+import Counter from './islands/counter.tsx';
+function First() {
+  return <main id="main"><h1 className="title">First</h1><Counter label="One" tricky="" /></main>;
+}
+function Slow() {
+  if (!(globalThis as { streamed?: boolean }).streamed) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+  return <Static />;
+}
+routes.unshift(
+  { path: '/first', page: First, head: () => ({ title: 'First' }) },
+  ...Array.from({ length: 300 }, (_, i) => ({ path: \`/s/\${i}\`, page: Slow, head: () => ({ title: \`Static \${i}\` }) })),
+);
+`,
+    );
+    const writes: Array<{ file: string; html: string; rendering: boolean }> = [];
+    let rendering = true;
+    const sink = {
+      write: async (file: string, data: Uint8Array | string) => {
+        writes.push({ file, html: String(data), rendering });
+      },
+    };
+    const writer = new PageWriter(sink, undefined);
+    const take = writer.page.bind(writer);
+    writer.page = (...args) => {
+      (globalThis as { streamed?: boolean }).streamed = true;
+      return take(...args);
+    };
+    const pipeline = new Pipeline({ paths: projectPaths(fixture.config), base: '/', mode: 'build', stream: writer });
+    try {
+      const run = await pipeline.run();
+      rendering = false;
+      assert.ok(run.ok, run.ok ? '' : String(run.error));
+      if (!run.ok) return;
+      const { pages, documents } = run.output;
+      await writer.finish(pages, documents);
+      const early = new Set(writes.filter((w) => w.rendering).map((w) => w.file));
+      assert.ok(early.size > 0, 'some pages were written before the last page rendered');
+      assert.ok(early.has('s/10/index.html'), 'a page without islands is written once the first bundle is made');
+      const times = (file: string) => writes.filter((w) => w.file === file).length;
+      assert.is(times('first/index.html'), 2, "the first page's scripts changed: written early, then again");
+      assert.is(times('s/10/index.html'), 1, 'a page without islands is written once');
+      for (const page of pages) {
+        const last = writes.filter((w) => w.file === page.file).at(-1);
+        assert.ok(last, `${page.file} is written`);
+        assert.is(last.html, documents.make(page).html, `${page.file} is its document with the final bundle`);
+      }
+    } finally {
+      delete (globalThis as { streamed?: boolean }).streamed;
+      await pipeline.dispose();
+      fixture.remove();
     }
   },
 );
