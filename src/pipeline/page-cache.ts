@@ -10,7 +10,7 @@ import { toolModule, toolRoot } from '../core/paths.ts';
 import type { ClientBundle } from './bundle.ts';
 import { asBuffer, type Compressed, type CompressionStore } from './compress.ts';
 import type { RenderedPage } from './render.tsx';
-import type { StoredReads } from './render-reads.ts';
+import type { StoredReads } from './read-records.ts';
 
 interface CachedBundle {
   /** Every project file the bundle read, with the hash of its content then. */

@@ -42,7 +42,8 @@ import {
   PageCache,
 } from './page-cache.ts';
 import { PagesOnRequest } from './pages-on-request.ts';
-import { ContentReads, ReadRecords } from './render-reads.ts';
+import { ReadRecords } from './read-records.ts';
+import { ContentReads } from './render-reads.ts';
 import { planRoutes, type PlannedRoute } from './route-plan.ts';
 import { readTree, type OutputFiles } from './write.ts';
 import { MarkdownCollections } from '../content/load.ts';
