@@ -6,6 +6,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { RenderError } from '../core/errors.ts';
 import { bundleForNode, codeHash, inputsOf, nodeBundleOptions } from './server-bundle.ts';
+import { TRACKER_MODULE } from './render-reads.ts';
 
 /** A content data file compiled for Node and imported. */
 export interface ContentModule {
@@ -162,10 +163,45 @@ export function contentImports(contentDir: string, files: string[]): Plugin {
   };
 }
 
-/** The site's code with each content import pointing at its module's URL (see contentImports). */
-export function linkContent(code: string, modules: ContentModule[]): string {
-  const urls = new Map(modules.map((module) => [JSON.stringify(`${TOKEN}${module.file}`), JSON.stringify(module.url)]));
+/**
+ * The site's code with each content import pointing at its module's URL (see contentImports), or at the URL `urlOf`
+ * gives (a wrapper that tracks reads: see writeTrackedModule).
+ */
+export function linkContent(
+  code: string,
+  modules: ContentModule[],
+  urlOf: (module: ContentModule) => string = (module) => module.url,
+): string {
+  const urls = new Map(
+    modules.map((module) => [JSON.stringify(`${TOKEN}${module.file}`), JSON.stringify(urlOf(module))]),
+  );
   return code.replace(/"site-gen-content:[^"]*"/g, (token) => urls.get(token) ?? token);
+}
+
+let wrappers = 0;
+
+/**
+ * Writes a module the site's code imports in place of `module` when a build records what each page reads: it exports
+ * the same names, each value as the tracker registered under `key` wraps it (see render-reads.ts). Named for this load
+ * alone, so that it is evaluated, and its exports read, in this load; the caller removes it once the site is imported.
+ */
+export async function writeTrackedModule(module: ContentModule, key: string, cacheDir: string): Promise<string> {
+  const names = Object.keys(module.exports);
+  const lines = [
+    `import * as m from ${JSON.stringify(module.url)};`,
+    `import { trackedExports } from ${JSON.stringify(TRACKER_MODULE)};`,
+    `const e = trackedExports(${JSON.stringify(key)}, ${JSON.stringify(module.file)}, m);`,
+    ...names.map((name, i) =>
+      name === 'default'
+        ? 'export default e["default"];'
+        : `const e${i} = e[${JSON.stringify(name)}];\nexport { e${i} as ${JSON.stringify(name)} };`,
+    ),
+  ];
+  const stem = module.file.replace(/\.[^.]+$/, '').replace(/[^\w-]/g, '_');
+  const file = join(cacheDir, `content-reads-${stem}-${process.pid}-${++wrappers}.mjs`);
+  await mkdir(cacheDir, { recursive: true });
+  await writeFile(file, `${lines.join('\n')}\n`);
+  return pathToFileURL(file).href;
 }
 
 /** Removes content modules left in the cache folder by sessions that ended without cleaning up (killed, crashed). */

@@ -10,6 +10,7 @@ import { toolModule, toolRoot } from '../core/paths.ts';
 import type { ClientBundle } from './bundle.ts';
 import { asBuffer, type Compressed, type CompressionStore } from './compress.ts';
 import type { RenderedPage } from './render.tsx';
+import type { StoredReads } from './read-records.ts';
 
 interface CachedBundle {
   /** Every project file the bundle read, with the hash of its content then. */
@@ -173,6 +174,23 @@ export class PageCache implements CompressionStore {
 
   setRender(key: string, page: RenderedPage): void {
     this.#store.set(`r:${key}`, page);
+  }
+
+  /** The render under `key` stays for the next build, unread: it is the same as the one rendered again. */
+  keepRender(key: string): void {
+    this.#store.keep(`r:${key}`);
+  }
+
+  /**
+   * What each kept render read of the content, as the last build stored it (see render-reads.ts). Under the tool's
+   * version, as the renders are: another site-gen never reads a record of a form it does not know.
+   */
+  reads(): StoredReads | undefined {
+    return this.#scratch ? undefined : this.#store.get<StoredReads>(`reads:${toolVersionKey()}`);
+  }
+
+  setReads(reads: StoredReads): void {
+    if (!this.#scratch) this.#store.set(`reads:${toolVersionKey()}`, reads);
   }
 
   /** The links and ids last read from the HTML of the page in `file`, if that HTML hashed to `html`. */

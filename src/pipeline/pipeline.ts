@@ -42,6 +42,8 @@ import {
   PageCache,
 } from './page-cache.ts';
 import { PagesOnRequest } from './pages-on-request.ts';
+import { ReadRecords } from './read-records.ts';
+import { ContentReads } from './render-reads.ts';
 import { planRoutes, type PlannedRoute } from './route-plan.ts';
 import { readTree, type OutputFiles } from './write.ts';
 import { MarkdownCollections } from '../content/load.ts';
@@ -95,9 +97,9 @@ export interface PipelineOptions {
   /** Called as pages are rendered (build: every page; dev renders on request and never calls it). */
   onProgress?: (done: number, total: number) => void;
   /**
-   * Build: each page's render hash in the last build into the same output folder (see build-record.ts). A page that
-   * renders to the same is not kept in the cache again: its files stay as they are, unless its document changed too
-   * (then it is rendered again when its document is made).
+   * Build: each page's render hash in the last build into the same output folder (see build-record.ts). A page whose
+   * reads could not be recorded (see render-reads.ts), and that renders to the same, is not kept in the cache again:
+   * its files stay as they are, unless its document changed too (then it is rendered again when its document is made).
    */
   lastRenders?: ReadonlyMap<string, string>;
   /**
@@ -218,6 +220,8 @@ interface SiteState {
   head?: HeadHook;
   errorScreen?: ErrorScreenComponent;
   content: Record<string, unknown>;
+  /** The content as pages get it: in a build, wrapped to record what each render reads (see render-reads.ts). */
+  pageContent: Record<string, unknown>;
   inputs: string[];
 }
 
@@ -272,6 +276,8 @@ export class Pipeline {
   /** The site's code and content modules, and the content as last parsed: each content file compiled and parsed once while it stays the same. */
   readonly #siteLoader: SiteLoader;
   readonly #parsed = new ParsedContent();
+  /** Build: what each page's render reads of the content, so that a kept render is used while that reads the same. */
+  readonly #reads: ContentReads | undefined;
 
   constructor(options: PipelineOptions) {
     this.paths = options.paths;
@@ -279,7 +285,8 @@ export class Pipeline {
     this.#esbuild = options.mode === 'dev' ? new EsbuildCache() : undefined;
     this.#images = new ImageStore(options.paths.cache, options.paths.root);
     this.#markdown = new MarkdownCollections(options.paths, this.#images.sources);
-    this.#siteLoader = new SiteLoader(options.paths, { keepContext: options.mode === 'dev' });
+    this.#reads = options.mode === 'build' ? new ContentReads() : undefined;
+    this.#siteLoader = new SiteLoader(options.paths, { keepContext: options.mode === 'dev', reads: this.#reads });
     // A build's pages wait for the client bundle in a store, never in memory: a scratch one when none is given.
     if (options.mode === 'build' && !options.cache) {
       this.#scratch = PageCache.scratch();
@@ -420,6 +427,7 @@ export class Pipeline {
     await this.#scratch?.dispose();
     await this.#esbuild?.dispose();
     await this.#siteLoader.dispose();
+    this.#reads?.dispose();
   }
 
   /** Runs one stage, keeping its result; returns what it did, in words. */
@@ -447,21 +455,29 @@ export class Pipeline {
         return 'CSS';
       }
       case 'content': {
-        // esbuild compiles the site's code on the other core while this one renders the Markdown bodies.
-        const loading = this.#siteLoader.load();
-        loading.catch(() => undefined);
-        await this.#markdown.prepare();
-        const site = await loading;
-        const markdown = await this.#markdown.load(site.collections);
-        const content = { ...validateContent(paths, site, this.#parsed), ...markdown.content };
-        this.#site = {
-          code: hash(site.hash, markdown.hash),
-          routes: planRoutes(paths, resolveRoutes(site.routes, content, relative(paths.root, paths.routes))),
-          head: site.head,
-          errorScreen: site.errorScreen,
-          content,
-          inputs: [...site.inputs, ...markdown.inputs],
+        const reads = this.#reads;
+        const load = async (): Promise<SiteState> => {
+          // esbuild compiles the site's code on the other core while this one renders the Markdown bodies.
+          const loading = this.#siteLoader.load();
+          loading.catch(() => undefined);
+          await this.#markdown.prepare();
+          const site = await loading;
+          const markdown = await this.#markdown.load(site.collections);
+          const content = { ...validateContent(paths, site, this.#parsed), ...markdown.content };
+          const pageContent = reads ? reads.track('c', content) : content;
+          return {
+            // With reads recorded, a render's key names the code only: what it read of the content is checked apart.
+            code: reads ? site.code : hash(site.hash, markdown.hash),
+            routes: planRoutes(paths, resolveRoutes(site.routes, pageContent, relative(paths.root, paths.routes))),
+            head: site.head,
+            errorScreen: site.errorScreen,
+            content,
+            pageContent,
+            inputs: [...site.inputs, ...markdown.inputs],
+          };
         };
+        // What the site's code reads of the content as it loads and makes its routes, every page may depend on.
+        this.#site = reads ? await reads.recordSite(load) : await load();
         return 'site code';
       }
       case 'render': {
@@ -543,7 +559,9 @@ export class Pipeline {
     const { base, onProgress, stream } = this.#options;
     const cache = this.#options.cache!;
     const site = this.#site!;
-    const props = { site: this.#config!.site, content: site.content };
+    const props = { site: this.#config!.site, content: site.pageContent };
+    const reads = this.#reads;
+    const records = reads && new ReadRecords(reads, cache.reads());
     const siteKey = siteRenderKey(
       site.code,
       this.#config,
@@ -565,13 +583,16 @@ export class Pipeline {
     for (const [index, plan] of routes.entries()) {
       const key = renderKey(siteKey, plan.path);
       const began = performance.now();
-      let page = cache.render(key);
+      // With reads recorded the key names no content: the render kept under it is current while all it read is the same.
+      const unchanged = records?.unchanged(key);
+      let page = !records || unchanged ? cache.render(key) : undefined;
       let pageHash: string;
       let shape: PageShape | undefined;
       if (page) {
         cache.counts.kept += 1;
         cache.keepLinks(plan.file);
-        pageHash = this.#renderHash(plan, page);
+        records?.keep(key);
+        pageHash = this.#renderHash(plan, page, unchanged?.html);
       } else {
         // Links and ids are read from the HTML once: a page that renders as in the last build takes them from there.
         let htmlHash: string | undefined;
@@ -584,11 +605,23 @@ export class Pipeline {
           cache.setLinks(plan.file, htmlHash, read.found);
           return read.found;
         };
-        page = renderPage(plan.route, { ...props, path: plan.path }, { base, images: this.#imageReader(), collect });
+        const render = () =>
+          renderPage(plan.route, { ...props, path: plan.path }, { base, images: this.#imageReader(), collect });
+        // Its head may hold content objects: kept as plain data, read whole within the render.
+        const made = reads?.record(() => {
+          const rendered = render();
+          return { ...rendered, head: reads.snapshot(rendered.head) };
+        });
+        page = made ? made.value : render();
         pageHash = this.#renderHash(plan, page, htmlHash);
-        // A page that renders as it did in the last build is not kept again: a content edit renders every page anew,
-        // and writing them all to the cache would cost more than the edit.
-        if (lastRenders?.get(plan.file) !== pageHash) cache.setRender(key, page);
+        if (records && made && records.recordable(made.reads)) {
+          // Kept for as long as what it read stays the same: unless the same render is kept under its key already.
+          if (records.lastHash(key) === pageHash) cache.keepRender(key);
+          else cache.setRender(key, page);
+          records.set(key, { hash: pageHash, html: htmlHash! }, made.reads);
+        }
+        // A page that renders as it did in the last build is not kept again (it could not be reused: see render-reads.ts).
+        else if (lastRenders?.get(plan.file) !== pageHash) cache.setRender(key, page);
         if (cache.keeps) cache.counts.made += 1;
       }
       const route: RenderedRoute = {
@@ -613,6 +646,7 @@ export class Pipeline {
       }
     }
     onProgress?.(rendered.length, routes.length);
+    if (records) cache.setReads(records.stored());
     return rendered;
   }
 

@@ -1,7 +1,7 @@
 // Loads the site's code for rendering: its routes, pages and schemas bundled in one pass, each content file apart.
 import type { Metafile } from 'esbuild';
 import { existsSync, readdirSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import type { ZodType } from 'zod';
 import { BundleError, ContentError, RenderError, RoutesError, SiteGenError } from '../core/errors.ts';
@@ -9,7 +9,15 @@ import type { ErrorScreenComponent } from '../error-screen.tsx';
 import type { HeadHook } from '../core/head.ts';
 import type { Route } from '../core/routes.ts';
 import { findModule, type ProjectPaths } from '../core/paths.ts';
-import { ContentModules, contentImports, linkContent, sourcesHash } from './content-modules.ts';
+import {
+  type ContentModule,
+  ContentModules,
+  contentImports,
+  linkContent,
+  sourcesHash,
+  writeTrackedModule,
+} from './content-modules.ts';
+import type { ContentReads } from './render-reads.ts';
 import { EsbuildCache } from './esbuild-cache.ts';
 import {
   bundleForNode,
@@ -44,6 +52,11 @@ export interface LoadedSite extends SiteModule {
   inputs: string[];
   /** Hash of the site's compiled code (content, routes, pages, components): what its renders are made from. */
   hash: string;
+  /**
+   * Hash of the site's code without its content's data: the bundle (which names content modules by tokens) and the
+   * names each content module exports. What a render is made from besides the content it reads (see render-reads.ts).
+   */
+  code: string;
   /** Hash of content/schema.ts and what it imports, as read before they were compiled: see ParsedContent. */
   schemaHash: string;
 }
@@ -88,8 +101,12 @@ export class SiteLoader {
    */
   #bundle: { entry: string; sources: string; inputs: string[]; code: string; metafile: Metafile } | undefined;
 
-  constructor(paths: ProjectPaths, options: { keepContext?: boolean } = {}) {
+  /** Build: wraps the content the site's code imports, to record what each page reads (see render-reads.ts). */
+  readonly #reads: ContentReads | undefined;
+
+  constructor(paths: ProjectPaths, options: { keepContext?: boolean; reads?: ContentReads } = {}) {
     this.#paths = paths;
+    this.#reads = options.reads;
     this.#content = new ContentModules(paths);
     this.#esbuild = options.keepContext ? new EsbuildCache() : undefined;
   }
@@ -124,11 +141,7 @@ export class SiteLoader {
       const code = bundle.value.code;
       // The bundle names content modules by tokens: its hash changes with the code only.
       const bundleHash = codeHash(code);
-      const exports = await importOnce<SiteModule>(
-        linkContent(code, modules.value),
-        paths.cache,
-        `server-${bundleHash.slice(0, 16)}`,
-      );
+      const exports = await this.#import(code, bundleHash, modules.value);
       const schemaInputs = importsOf(bundle.value.metafile, paths.root, paths.contentSchema);
       this.#schemaInputs = schemaInputs;
       const inputs = new Set([
@@ -138,12 +151,41 @@ export class SiteLoader {
       return {
         ...exports,
         inputs: [...inputs].sort((a, b) => rel(paths, a).localeCompare(rel(paths, b))),
+        // The content's data as the site's code found it: its modules' raw exports, never a tracker's wrappers.
+        contentModules: Object.fromEntries(modules.value.map((module) => [module.file, module.exports])),
         hash: codeHash([bundleHash, ...modules.value.map((module) => `${module.file}:${module.hash}`)].join('\n')),
+        code: codeHash(
+          [
+            bundleHash,
+            ...modules.value.map((module) => `${module.file}:${Object.keys(module.exports).join(',')}`),
+          ].join('\n'),
+        ),
         // What it imports changed: read after compiling, so not known to match the code (parsed again next load too).
         schemaHash: schemaInputs.join('\n') === schemaRead.join('\n') ? schemaBefore : `unknown ${bundleHash}`,
       };
     } catch (error) {
       throw asLoadError(paths, error);
+    }
+  }
+
+  /**
+   * Imports the site's code linked to its content modules, or with reads tracked, to a wrapper of each (written for
+   * this load, removed once imported: see writeTrackedModule).
+   */
+  async #import(code: string, bundleHash: string, modules: ContentModule[]): Promise<SiteModule> {
+    const name = `server-${bundleHash.slice(0, 16)}`;
+    const reads = this.#reads;
+    if (!reads) return importOnce<SiteModule>(linkContent(code, modules), this.#paths.cache, name);
+    const urls = new Map<ContentModule, string>();
+    try {
+      for (const module of modules) urls.set(module, await writeTrackedModule(module, reads.key, this.#paths.cache));
+      return await importOnce<SiteModule>(
+        linkContent(code, modules, (module) => urls.get(module)!),
+        this.#paths.cache,
+        name,
+      );
+    } finally {
+      await Promise.all([...urls.values()].map((url) => rm(new URL(url), { force: true })));
     }
   }
 

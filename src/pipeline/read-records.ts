@@ -1,0 +1,294 @@
+// What each kept render read of the content, kept between builds: which kept renders still read the same.
+import {
+  type ContentReads,
+  describe,
+  flags,
+  kindOf,
+  type PageReads,
+  propertyOf,
+  SEPARATOR,
+  step,
+  text,
+} from './render-reads.ts';
+
+/** Whether two sorted lists of read ids are the same. */
+function sameIds(a: Int32Array, b: Int32Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * Reads as stored between builds: each read's text (see SEPARATOR), the groups (a sorted list of reads: see
+ * ContentReads.groupOf) and, by render key, each kept render's groups, render hash and HTML's hash. Pages share groups:
+ * every page of one layout reads the same navigation and copy, stored once.
+ */
+export interface StoredReads {
+  reads: string[];
+  groups: number[][];
+  pages: Array<[key: string, hash: string, html: string, groups: number[]]>;
+}
+
+/** A kept render's hashes: its render hash when it was made (see renderHash) and its HTML's. */
+export interface KeptHashes {
+  hash: string;
+  html: string;
+}
+
+/**
+ * Which kept renders read content that is still the same, from the last build's stored reads evaluated against this
+ * build's content; and this build's reads, to store. Exact rather than clever: a read whose value cannot be found again
+ * the same way (a path that no longer leads to plain data, an object now reached by two labels) counts as changed.
+ */
+export class ReadRecords {
+  readonly #tracker: ContentReads;
+  readonly #last: StoredReads | undefined;
+  readonly #lastPages: Map<string, KeptHashes & { groups: number[] }>;
+  /** Whether each of the last build's groups reads the same now (evaluated when first asked). */
+  #unchanged: boolean[] | undefined;
+  /** This build's pages: a kept page's last groups (`last`), or a rendered page's groups of this build (`made`). */
+  readonly #next = new Map<string, KeptHashes & ({ last: number[] } | { made: number[] })>();
+  /**
+   * This build's groups, each a sorted list of the tracker's read ids, made as pages are rendered (a page keeps a
+   * dozen group ids, not its hundreds of reads), by their ids' list.
+   */
+  readonly #groups: Int32Array[] = [];
+  readonly #groupIds = new Map<number, number[]>();
+  #siteGroup: number | undefined;
+
+  constructor(tracker: ContentReads, last: StoredReads | undefined) {
+    this.#tracker = tracker;
+    this.#last = last;
+    this.#lastPages = new Map(last?.pages.map(([key, hash, html, groups]) => [key, { hash, html, groups }]));
+  }
+
+  /** The hashes of the render kept under `key`, if every read it made finds the same now. */
+  unchanged(key: string): KeptHashes | undefined {
+    const page = this.#lastPages.get(key);
+    if (!page) return undefined;
+    this.#unchanged ??= this.#evaluate();
+    const same = this.#unchanged;
+    return page.groups.every((group) => same[group]) ? page : undefined;
+  }
+
+  /** The render hash stored with the page under `key` in the last build, whether or not it reads the same now. */
+  lastHash(key: string): string | undefined {
+    return this.#lastPages.get(key)?.hash;
+  }
+
+  /** The page under `key` is kept as it was: its reads from the last build stay its reads. */
+  keep(key: string): void {
+    const page = this.#lastPages.get(key)!;
+    this.#next.set(key, { hash: page.hash, html: page.html, last: page.groups });
+  }
+
+  /** The page under `key` was rendered (see KeptHashes) having read `reads` (an opaque record is never stored). */
+  set(key: string, hashes: KeptHashes, reads: PageReads): void {
+    if (!this.recordable(reads)) return;
+    const tracker = this.#tracker;
+    const byGroup = new Map<number, number[]>();
+    for (const id of reads.ids) {
+      const group = tracker.groupOf(id);
+      let members = byGroup.get(group);
+      if (!members) byGroup.set(group, (members = []));
+      members.push(id);
+    }
+    // The site's reads are one group, every page's: made once.
+    this.#siteGroup ??= this.#group(tracker.site.ids);
+    const made = [this.#siteGroup, ...[...byGroup.values()].map((members) => this.#group(members))];
+    this.#next.set(key, { ...hashes, made: [...new Set(made)] });
+  }
+
+  /** The id of the group of these reads (interned by a hash of the sorted ids, compared whole on a match). */
+  #group(members: number[]): number {
+    const sorted = Int32Array.from(members).sort();
+    let key = sorted.length;
+    for (const id of sorted) key = (Math.imul(key, 31) + id) | 0;
+    const candidates = this.#groupIds.get(key);
+    const same = candidates?.find((group) => sameIds(this.#groups[group]!, sorted));
+    if (same !== undefined) return same;
+    const id = this.#groups.push(sorted) - 1;
+    if (candidates) candidates.push(id);
+    else this.#groupIds.set(key, [id]);
+    return id;
+  }
+
+  /** Whether a render with these reads can be reused by a later build (see set). */
+  recordable(reads: PageReads): boolean {
+    return !reads.opaque && !this.#tracker.site.opaque;
+  }
+
+  /** This build's pages' reads, in the stored form. */
+  stored(): StoredReads {
+    const tracker = this.#tracker;
+    const reads: string[] = [];
+    const readIds = new Map<string, number>();
+    const readId = (read: string) => {
+      let id = readIds.get(read);
+      if (id === undefined) readIds.set(read, (id = reads.push(read) - 1));
+      return id;
+    };
+    const groups: number[][] = [];
+    const groupIds = new Map<string, number>();
+    const groupId = (members: number[]) => {
+      const key = members.join(',');
+      let id = groupIds.get(key);
+      if (id === undefined) groupIds.set(key, (id = groups.push(members) - 1));
+      return id;
+    };
+    const fromLast = new Map<number, number>();
+    const lastGroup = (group: number) => {
+      let id = fromLast.get(group);
+      if (id === undefined) {
+        const members = this.#last!.groups[group]!.map((read) => readId(this.#last!.reads[read]!));
+        fromLast.set(group, (id = groupId(members.sort((a, b) => a - b))));
+      }
+      return id;
+    };
+    // This build's groups, each translated once.
+    const fromMade = new Map<number, number>();
+    const madeGroup = (group: number) => {
+      let id = fromMade.get(group);
+      if (id === undefined) {
+        const members = Array.from(this.#groups[group]!, (read) => readId(tracker.reads[read]!));
+        fromMade.set(group, (id = groupId(members.sort((a, b) => a - b))));
+      }
+      return id;
+    };
+    const pages: StoredReads['pages'] = [];
+    for (const [key, page] of this.#next) {
+      const ids = 'last' in page ? page.last.map(lastGroup) : page.made.map(madeGroup);
+      pages.push([key, page.hash, page.html, [...new Set(ids)].sort((a, b) => a - b)]);
+    }
+    return { reads, groups, pages };
+  }
+
+  /** Whether each of the last build's groups reads the same against this build's content. */
+  #evaluate(): boolean[] {
+    const last = this.#last!;
+    const roots = this.#tracker.roots;
+    const walked = new Map<string, { value: unknown } | undefined>();
+    // The value at a path of plain data from a root, or undefined when the path does not lead there the same way.
+    const walk = (path: string): { value: unknown } | undefined => {
+      if (walked.has(path)) return walked.get(path);
+      const split = splitPath(path);
+      let found: { value: unknown } | undefined;
+      if (!split) {
+        const root = (JSON.parse(path) as string[])[0]!;
+        found = roots.has(root) ? { value: roots.get(root) } : undefined;
+      } else {
+        const parent = walk(split.parent);
+        const own = parent && ownOf(parent.value, split.last);
+        found = own && 'value' in own ? { value: own.value } : undefined;
+      }
+      walked.set(path, found);
+      return found;
+    };
+    // The label of each object read, and the object now found by each label: two labels on one object now (the
+    // content shares an object it did not) change every read of either.
+    const labelled = new Map<unknown, string>();
+    const shared = new Set<string>();
+    const readSame = last.reads.map((read) => {
+      const at = read.indexOf(SEPARATOR);
+      const kind = read[0]!;
+      const path = read.slice(1, at);
+      const was = read.slice(at + 1);
+      const now = evaluateRead(kind, path, was, walk);
+      if (now === undefined) return false;
+      if (isObject(was)) {
+        const label = was.length > 1 ? was.slice(2) : path;
+        const object = walk(label)?.value;
+        const other = labelled.get(object);
+        if (other !== undefined && other !== label) shared.add(other).add(label);
+        labelled.set(object, label);
+      }
+      return now === was;
+    });
+    last.reads.forEach((read, index) => {
+      const was = read.slice(read.indexOf(SEPARATOR) + 1);
+      if (isObject(was) && shared.has(was.length > 1 ? was.slice(2) : read.slice(1, read.indexOf(SEPARATOR))))
+        readSame[index] = false;
+    });
+    return last.groups.map((group) => group.every((read) => readSame[read]));
+  }
+}
+
+/** The own property `part` of `parent` if `parent` is plain data (a module's namespace is: no prototype). */
+function ownOf(parent: unknown, part: string | { symbol: string }): PropertyDescriptor | undefined {
+  if (typeof parent !== 'object' || parent === null || !kindOf(parent)) return undefined;
+  const prop = propertyOf(part);
+  return prop === undefined ? undefined : Reflect.getOwnPropertyDescriptor(parent, prop);
+}
+
+/** Whether a read's stored value is a plain-data object (see describe). */
+function isObject(was: string): boolean {
+  return was[0] === 'o' || was[0] === 'a' || was[0] === 'n';
+}
+
+/**
+ * A path's parent path and last step, or undefined for a root's. Without parsing it: in a JSON array of strings and
+ * `{"symbol":...}` steps, `,"` and `,{"` are found only between steps (a string's own `"` is escaped).
+ */
+function splitPath(path: string): { parent: string; last: string | { symbol: string } } | undefined {
+  const at = Math.max(path.lastIndexOf(',"'), path.lastIndexOf(',{"'));
+  if (at < 0) return undefined;
+  return { parent: `${path.slice(0, at)}]`, last: JSON.parse(path.slice(at + 1, -1)) as string | { symbol: string } };
+}
+
+/** What a stored read finds now, as its stored text would say it; undefined when it cannot be told. */
+function evaluateRead(
+  kind: string,
+  path: string,
+  was: string,
+  walk: (path: string) => { value: unknown } | undefined,
+): string | undefined {
+  const split = splitPath(path);
+  const valueText = (value: unknown) => {
+    // An object read by another label is the same object as the one at that label, or not the same read.
+    const alias = isObject(was) && was[1] === '@' ? was.slice(2) : undefined;
+    if (alias !== undefined && walk(alias)?.value !== value) return undefined;
+    return describe(value, alias ?? path, path);
+  };
+  switch (kind) {
+    case 'g':
+    case 'd': {
+      if (!split) {
+        const root = walk(path);
+        return root && kind === 'g' ? valueText(root.value) : undefined;
+      }
+      const parent = walk(split.parent)?.value;
+      const prop = propertyOf(split.last);
+      if (typeof parent !== 'object' || parent === null || !kindOf(parent) || prop === undefined) return undefined;
+      const own = Reflect.getOwnPropertyDescriptor(parent, prop);
+      if (!own) return '-';
+      if (!('value' in own)) return undefined;
+      const found = valueText(own.value);
+      if (found === undefined) return undefined;
+      return kind === 'g' ? found : flags(own) + found;
+    }
+    case 'h': {
+      if (!split) return undefined;
+      const object = walk(split.parent)?.value;
+      const prop = propertyOf(split.last);
+      if (typeof object !== 'object' || object === null || !kindOf(object) || prop === undefined) return undefined;
+      return Object.hasOwn(object, prop) ? 'T' : 'F';
+    }
+    case 'k': {
+      const object = walk(path)?.value;
+      if (typeof object !== 'object' || object === null || !kindOf(object)) return undefined;
+      const keys = Reflect.ownKeys(object).map(step);
+      return keys.includes(undefined) ? undefined : text('s', JSON.stringify(keys));
+    }
+    case 'p': {
+      const object = walk(path)?.value;
+      return typeof object === 'object' && object !== null ? kindOf(object) : undefined;
+    }
+    case 'x': {
+      const object = walk(path)?.value;
+      if (typeof object !== 'object' || object === null || !kindOf(object)) return undefined;
+      return Reflect.isExtensible(object) ? 'T' : 'F';
+    }
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,512 @@
+// Records what of the content each page's render reads, so that a build renders again only the pages whose reads changed.
+import { createHash } from 'node:crypto';
+
+/**
+ * One read, as a string: its kind, the path read (a JSON array: the root, then each property), then after a
+ * separator what was found. Kinds: `g` a property's value, `h` whether a property is the object's own (`in`), `k` the
+ * object's own keys, `d` a property's descriptor, `p` the object's prototype, `x` whether it is extensible.
+ */
+export const SEPARATOR = '\u0001';
+
+/** The well-known symbols (Symbol.iterator...) by name: the only symbols a read can name across builds. */
+const WELL_KNOWN = new Map<symbol, string>(
+  Object.getOwnPropertyNames(Symbol)
+    .filter((name) => typeof (Symbol as unknown as Record<string, unknown>)[name] === 'symbol')
+    .map((name) => [(Symbol as unknown as Record<string, symbol>)[name]!, name]),
+);
+const BY_NAME = new Map([...WELL_KNOWN].map(([symbol, name]) => [name, symbol]));
+
+/** A property as a path step: its name, or a well-known symbol as `{ "symbol": name }`; undefined for other symbols. */
+export function step(prop: PropertyKey): string | { symbol: string } | undefined {
+  if (typeof prop !== 'symbol') return String(prop);
+  const name = WELL_KNOWN.get(prop);
+  return name === undefined ? undefined : { symbol: name };
+}
+
+export function propertyOf(part: string | { symbol: string }): PropertyKey | undefined {
+  return typeof part === 'string' ? part : BY_NAME.get(part.symbol);
+}
+
+/** What kind of object the tracker follows reads into (plain data), or undefined for any other object. */
+export function kindOf(value: object): 'o' | 'a' | 'n' | undefined {
+  const proto = Object.getPrototypeOf(value);
+  if (Array.isArray(value)) return proto === Array.prototype ? 'a' : undefined;
+  return proto === Object.prototype ? 'o' : proto === null ? 'n' : undefined;
+}
+
+/** Long strings are kept by hash: a Markdown body read once should not sit in the record whole. */
+export function text(prefix: string, value: string): string {
+  return value.length <= 64
+    ? prefix + value
+    : `h${prefix}${createHash('sha256').update(value).digest('hex').slice(0, 32)}`;
+}
+
+/**
+ * What a read found, as a string; undefined when it cannot be told again in another build (a function, a symbol, a
+ * Map or any object not plain data): the page is then never reused. An object of plain data is its kind, and when it
+ * was first reached by another path than this one (the same object twice in the content), `@` and that path.
+ */
+export function describe(value: unknown, label?: string, path?: string): string | undefined {
+  switch (typeof value) {
+    case 'undefined':
+      return 'u';
+    case 'boolean':
+      return value ? 'T' : 'F';
+    case 'number':
+      return Object.is(value, -0) ? '#-0' : `#${value}`;
+    case 'bigint':
+      return `b${value}`;
+    case 'string':
+      return text('s', value);
+    case 'object': {
+      if (value === null) return 'l';
+      if (value instanceof Date && Object.getPrototypeOf(value) === Date.prototype) return `D${value.getTime()}`;
+      const kind = kindOf(value);
+      if (!kind) return undefined;
+      return label === undefined || label === path ? kind : `${kind}@${label}`;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** What a page's render read: the reads' ids (see ContentReads), or `opaque` when one could not be recorded. */
+export interface PageReads {
+  ids: number[];
+  opaque: boolean;
+}
+
+interface Recording extends PageReads {
+  serial: number;
+}
+
+interface Meta {
+  target: object;
+  proxy: object;
+  /** The path it was first reached by: a JSON array. */
+  label: string;
+  /** The label less its closing bracket, to append a property to. */
+  open: string;
+  /** The label's root and first two properties, for grouping (see groupOf). */
+  steps: Array<string | { symbol: string }>;
+  /**
+   * The last read of each property (by kind and property) and what it found: the same value read again (by the next
+   * page, through the same layout) is the same read, found without making its text again.
+   */
+  last: Map<PropertyKey, { value: unknown; flags: string; id: number }>[];
+  /** The last read of its own keys, likewise. */
+  keys?: { keys: PropertyKey[]; id: number };
+  /**
+   * `g` reads as a render repeats them: what the property held (ABSENT: not its own) and gave, and the read's id. A
+   * write through the Proxy forgets them all (nothing else can write: the site's code holds only Proxies).
+   */
+  fast: Map<PropertyKey, { value: unknown; wrapped: unknown; id: number }>;
+}
+
+/** Kinds of read remembered per property (see Meta.last). */
+const PROPERTY_KINDS = { g: 0, h: 1, d: 2 } as const;
+
+/** What a `g` read of a missing property found, as remembered (see Meta.last): no value can be it. */
+const ABSENT = Symbol('absent');
+
+/** Content roots: `c` is the `content` prop; `m:<file>` a content module's exports. */
+export type Roots = ReadonlyMap<string, unknown>;
+
+/** The trackers of the site loads under way, by the key their content modules' wrappers name (see trackedExports). */
+const trackers = new Map<string, ContentReads>();
+let registered = 0;
+
+/**
+ * A content module's exports as the site's code imports them: each wrapped by the tracker registered under `key`, and
+ * read once as the site loads (so a change to any export's value, a string included, renders every page again).
+ * Called by the wrapper module content-modules.ts writes in place of the content module.
+ */
+export function trackedExports(key: string, file: string, exports: Record<string, unknown>): Record<string, unknown> {
+  const tracker = trackers.get(key);
+  if (!tracker) throw new Error(`site-gen: content/${file} was imported with no read tracker; this is a bug.`);
+  return tracker.exportsOf(file, exports);
+}
+
+/** The URL of this module, which the wrappers of content modules import (see trackedExports). */
+export const TRACKER_MODULE = import.meta.url;
+
+/**
+ * Wraps the content a render can reach in Proxies that record each read made during a recording: the property path
+ * and what was found there (see describe). The same object always gets the same Proxy, so identity, keys and
+ * memoisation behave as without it; writes go through to the object, and a write during a render makes that render
+ * unrecordable. Reads made while the site loads (its modules' top level, the routes made from the content) are the
+ * site's: every page depends on them.
+ */
+export class ContentReads {
+  /** Under this key the content modules' wrappers find this tracker (see trackedExports). */
+  readonly key = `${process.pid}-${++registered}`;
+  /** Each wrapped object's Proxy and label, by the object and by its Proxy. */
+  readonly #byTarget = new WeakMap<object, Meta>();
+  readonly #byProxy = new WeakMap<object, Meta>();
+  readonly #roots = new Map<string, unknown>();
+  /** Each distinct read (path and value) by id, and the group (see groupOf) of each. */
+  readonly #ids = new Map<string, number>();
+  readonly reads: string[] = [];
+  readonly #groupOf: number[] = [];
+  readonly #groups = new Map<string, number>();
+  /** The recording each id was last added to (so a page lists each read once). */
+  readonly #mark: number[] = [];
+  #recording: Recording | undefined;
+  #serial = 0;
+  /** The reads made as the site loaded. */
+  #site: PageReads = { ids: [], opaque: false };
+
+  constructor() {
+    trackers.set(this.key, this);
+  }
+
+  /** The roots' raw values, to evaluate an earlier build's reads against (see ReadRecords). */
+  get roots(): Roots {
+    return this.#roots;
+  }
+
+  /** The site's reads (made as it loaded): part of every page's. */
+  get site(): PageReads {
+    return this.#site;
+  }
+
+  dispose(): void {
+    trackers.delete(this.key);
+  }
+
+  /** A root's value, wrapped: `c` (the content prop), recorded as read by the site. */
+  track<T>(root: string, value: T): T {
+    this.#roots.set(root, value);
+    const path = JSON.stringify([root]);
+    const wrapped = this.#wrap(value, [root]) as T;
+    if (this.#recording) this.#record('g', path, describe(value, this.#labelOf(value), path));
+    return wrapped;
+  }
+
+  /** A content module's exports, each wrapped and read (see trackedExports). */
+  exportsOf(file: string, exports: Record<string, unknown>): Record<string, unknown> {
+    const root = `m:${file}`;
+    this.#roots.set(root, exports);
+    const wrapped: Record<string, unknown> = {};
+    for (const name of Object.keys(exports)) {
+      const value = exports[name];
+      const path = JSON.stringify([root, name]);
+      wrapped[name] = this.#wrap(value, [root, name]);
+      if (this.#recording) this.#record('g', path, describe(value, this.#labelOf(value), path));
+    }
+    return wrapped;
+  }
+
+  /** Runs the site's load (async: its modules are imported); every read made until it settles is the site's. */
+  async recordSite<T>(load: () => Promise<T>): Promise<T> {
+    const recording: Recording = { ids: [], opaque: false, serial: ++this.#serial };
+    this.#recording = recording;
+    try {
+      return await load();
+    } finally {
+      this.#recording = undefined;
+      this.#site = { ids: recording.ids, opaque: recording.opaque };
+    }
+  }
+
+  /** Runs one page's render, synchronously; returns what it made and what it read. */
+  record<T>(render: () => T): { value: T; reads: PageReads } {
+    const recording: Recording = { ids: [], opaque: false, serial: ++this.#serial };
+    const outer = this.#recording;
+    this.#recording = recording;
+    try {
+      const value = render();
+      return { value, reads: { ids: recording.ids, opaque: recording.opaque } };
+    } finally {
+      this.#recording = outer;
+    }
+  }
+
+  /**
+   * `value` as plain data, read whole through the tracker (in a recording, every part counts as read): what a render
+   * returns besides its HTML (its head) may hold content objects, and the cache stores plain data.
+   */
+  snapshot<T>(value: T): T {
+    if (typeof value !== 'object' || value === null) return value;
+    if (Array.isArray(value)) return value.map((item) => this.snapshot(item)) as T;
+    const proto = Object.getPrototypeOf(value);
+    if (proto !== Object.prototype && proto !== null) return value;
+    const copy: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) copy[key] = this.snapshot((value as Record<string, unknown>)[key]);
+    return copy as T;
+  }
+
+  /** The group of read `id`: reads of the same root and first two properties, which pages tend to read together. */
+  groupOf(id: number): number {
+    return this.#groupOf[id]!;
+  }
+
+  /** The label of an object the tracker has wrapped (the path it was first reached by), or undefined. */
+  #labelOf(value: unknown): string | undefined {
+    return typeof value === 'object' && value !== null ? this.#byTarget.get(value)?.label : undefined;
+  }
+
+  /** The Proxy of a plain-data object reached by `path` (made the first time), or the value itself. */
+  #wrap(value: unknown, path: Array<string | { symbol: string }>): unknown {
+    if (typeof value !== 'object' || value === null) return value;
+    const known = this.#byTarget.get(value);
+    if (known) return known.proxy;
+    if (!kindOf(value)) return value;
+    const label = JSON.stringify(path);
+    return this.#made(value, label, path.slice(0, 3));
+  }
+
+  /** The Proxy of `value`, read as property `part` of the object `meta` stands for. */
+  #child(meta: Meta, part: string | { symbol: string }, value: unknown): unknown {
+    if (typeof value !== 'object' || value === null) return value;
+    const known = this.#byTarget.get(value);
+    if (known) return known.proxy;
+    if (!kindOf(value)) return value;
+    return this.#made(value, `${meta.open},${JSON.stringify(part)}]`, [...meta.steps, part].slice(0, 3));
+  }
+
+  #made(target: object, label: string, steps: Meta['steps']): object {
+    const proxy = new Proxy(target, this.#handler);
+    const meta: Meta = {
+      target,
+      proxy,
+      label,
+      open: label.slice(0, -1),
+      steps,
+      last: [new Map(), new Map(), new Map()],
+      fast: new Map(),
+    };
+    this.#byTarget.set(target, meta);
+    this.#byProxy.set(proxy, meta);
+    return proxy;
+  }
+
+  /** The raw object behind a Proxy of this tracker's (a write stores raw objects, never Proxies, in the content). */
+  #raw(value: unknown): unknown {
+    return (typeof value === 'object' && value !== null && this.#byProxy.get(value)?.target) || value;
+  }
+
+  #opaque(): void {
+    if (this.#recording) this.#recording.opaque = true;
+  }
+
+  /** A write to `target`: the render that made it cannot be recorded, and what its Proxy remembers of it is forgotten. */
+  #written(target: object): void {
+    this.#opaque();
+    const meta = this.#byTarget.get(target)!;
+    for (const last of meta.last) last.clear();
+    meta.fast.clear();
+    meta.keys = undefined;
+  }
+
+  /**
+   * Records a read in the current recording, if any; `found` undefined makes it unrecordable. `steps`: the read's
+   * first steps (root and two properties), its group, when the path's JSON is not to be parsed for them.
+   */
+  #record(kind: string, path: string, found: string | undefined, steps?: Meta['steps']): number | undefined {
+    const recording = this.#recording!;
+    if (found === undefined) {
+      recording.opaque = true;
+      return undefined;
+    }
+    const read = kind + path + SEPARATOR + found;
+    let id = this.#ids.get(read);
+    if (id === undefined) {
+      id = this.reads.length;
+      this.reads.push(read);
+      this.#ids.set(read, id);
+      const group = JSON.stringify((steps ?? (JSON.parse(path) as unknown[])).slice(0, 3));
+      let groupId = this.#groups.get(group);
+      if (groupId === undefined) this.#groups.set(group, (groupId = this.#groups.size));
+      this.#groupOf[id] = groupId;
+    }
+    this.#add(recording, id);
+    return id;
+  }
+
+  #add(recording: Recording, id: number): void {
+    if (this.#mark[id] === recording.serial) return;
+    this.#mark[id] = recording.serial;
+    recording.ids.push(id);
+  }
+
+  /**
+   * A read of property `prop` that found `value` (`found` tells it as text, made only when this property was last
+   * read to something else: see Meta.last).
+   */
+  #propertyRead(
+    kind: keyof typeof PROPERTY_KINDS,
+    meta: Meta,
+    prop: PropertyKey,
+    value: unknown,
+    found: (path: string) => string | undefined,
+    flags = '',
+  ): number | undefined {
+    const recording = this.#recording;
+    if (!recording) return undefined;
+    const last = meta.last[PROPERTY_KINDS[kind]]!;
+    const known = last.get(prop);
+    if (known && Object.is(known.value, value) && known.flags === flags) {
+      this.#add(recording, known.id);
+      return known.id;
+    }
+    const part = step(prop);
+    if (part === undefined) {
+      this.#opaque();
+      return undefined;
+    }
+    const path = `${meta.open},${JSON.stringify(part)}]`;
+    const id = this.#record(kind, path, found(path), [...meta.steps, part]);
+    if (id !== undefined) last.set(prop, { value, flags, id });
+    return id;
+  }
+
+  /** A data property's read: its wrapped value (see #child), recorded as `kind` (`g` its value, `d` its descriptor). */
+  #dataRead(kind: 'g' | 'd', meta: Meta, prop: PropertyKey, own: PropertyDescriptor): unknown {
+    const value = own.value as unknown;
+    const part = step(prop);
+    if (part === undefined) {
+      this.#opaque();
+      return value;
+    }
+    const wrapped = this.#child(meta, part, value);
+    if (kind === 'g') {
+      const id = this.#propertyRead('g', meta, prop, value, (path) => describe(value, this.#labelOf(value), path));
+      const frozen = wrapped !== value && !own.configurable && !own.writable;
+      if (id !== undefined && !frozen) meta.fast.set(prop, { value, wrapped, id });
+    } else if (this.#recording) {
+      const attributes = flags(own);
+      this.#propertyRead(
+        'd',
+        meta,
+        prop,
+        value,
+        (path) => {
+          const found = describe(value, this.#labelOf(value), path);
+          return found === undefined ? found : attributes + found;
+        },
+        attributes,
+      );
+    }
+    if (wrapped !== value && !own.configurable && !own.writable) {
+      // A frozen property must read as its own value: the object behind it goes unwatched.
+      this.#opaque();
+      return value;
+    }
+    return wrapped;
+  }
+
+  /** A read of whether property `prop` is there: `g` or `d` of a missing one (`-`), `h` (`T` or `F`). */
+  #presence(kind: 'g' | 'd' | 'h', meta: Meta, prop: PropertyKey, found: string): void {
+    this.#propertyRead(kind, meta, prop, found === '-' ? ABSENT : found, () => found);
+  }
+
+  readonly #handler: ProxyHandler<object> = {
+    get: (target, prop, receiver) => {
+      const meta = this.#byTarget.get(target)!;
+      const recording = this.#recording;
+      const fast = recording && meta.fast.get(prop);
+      if (fast) {
+        // The read this render's layout made for the last page, most of the time: the same value, the same read.
+        if (fast.value === ABSENT) {
+          if (!Object.hasOwn(target, prop)) {
+            this.#add(recording, fast.id);
+            return Reflect.get(target, prop, receiver);
+          }
+        } else if (Object.is((target as Record<PropertyKey, unknown>)[prop], fast.value)) {
+          this.#add(recording, fast.id);
+          return fast.wrapped;
+        }
+      }
+      const own = Reflect.getOwnPropertyDescriptor(target, prop);
+      if (!own) {
+        const id = this.#propertyRead('g', meta, prop, ABSENT, () => '-');
+        if (id !== undefined) meta.fast.set(prop, { value: ABSENT, wrapped: undefined, id });
+        return Reflect.get(target, prop, receiver);
+      }
+      if (!('value' in own)) {
+        // A getter runs code: what it returns is not a value the content holds.
+        this.#opaque();
+        return Reflect.get(target, prop, receiver);
+      }
+      return this.#dataRead('g', meta, prop, own);
+    },
+    has: (target, prop) => {
+      this.#presence('h', this.#byTarget.get(target)!, prop, Object.hasOwn(target, prop) ? 'T' : 'F');
+      return Reflect.has(target, prop);
+    },
+    ownKeys: (target) => {
+      const keys = Reflect.ownKeys(target);
+      const recording = this.#recording;
+      if (recording) {
+        const meta = this.#byTarget.get(target)!;
+        const known = meta.keys;
+        if (known && known.keys.length === keys.length && known.keys.every((key, i) => key === keys[i]))
+          this.#add(recording, known.id);
+        else {
+          const parts = keys.map(step);
+          const id = parts.includes(undefined)
+            ? this.#record('k', meta.label, undefined)
+            : this.#record('k', meta.label, text('s', JSON.stringify(parts)));
+          if (id !== undefined) meta.keys = { keys, id };
+        }
+      }
+      return keys;
+    },
+    getOwnPropertyDescriptor: (target, prop) => {
+      const own = Reflect.getOwnPropertyDescriptor(target, prop);
+      const meta = this.#byTarget.get(target)!;
+      if (!own) {
+        this.#presence('d', meta, prop, '-');
+        return own;
+      }
+      if (!('value' in own)) {
+        this.#opaque();
+        return own;
+      }
+      const wrapped = this.#dataRead('d', meta, prop, own);
+      // A non-configurable property's descriptor must be the target's own.
+      if (wrapped === own.value) return own;
+      if (!own.configurable) {
+        this.#opaque();
+        return own;
+      }
+      return { ...own, value: wrapped };
+    },
+    getPrototypeOf: (target) => {
+      if (this.#recording) this.#record('p', this.#byTarget.get(target)!.label, kindOf(target));
+      return Reflect.getPrototypeOf(target);
+    },
+    isExtensible: (target) => {
+      const extensible = Reflect.isExtensible(target);
+      if (this.#recording) this.#record('x', this.#byTarget.get(target)!.label, extensible ? 'T' : 'F');
+      return extensible;
+    },
+    set: (target, prop, value) => {
+      this.#written(target);
+      return Reflect.set(target, prop, this.#raw(value));
+    },
+    defineProperty: (target, prop, descriptor) => {
+      this.#written(target);
+      const raw = 'value' in descriptor ? { ...descriptor, value: this.#raw(descriptor.value) } : descriptor;
+      return Reflect.defineProperty(target, prop, raw);
+    },
+    deleteProperty: (target, prop) => {
+      this.#written(target);
+      return Reflect.deleteProperty(target, prop);
+    },
+    setPrototypeOf: (target, proto) => {
+      this.#written(target);
+      return Reflect.setPrototypeOf(target, proto);
+    },
+    preventExtensions: (target) => {
+      this.#written(target);
+      return Reflect.preventExtensions(target);
+    },
+  };
+}
+
+/** A data property's attributes, as three letters. */
+export function flags(own: PropertyDescriptor): string {
+  return `${own.writable ? 'w' : '-'}${own.enumerable ? 'e' : '-'}${own.configurable ? 'c' : '-'}`;
+}

@@ -1,0 +1,318 @@
+// What a render reads of the content: each read recorded through the Proxies (fields, arrays, keys, JSON, `in`), and a
+// kept render reused only while every read finds the same, in the tracker and in builds of a project copy.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { buildSite, type BuildResult } from '../../src/pipeline/build.ts';
+import { PageCache } from '../../src/pipeline/page-cache.ts';
+import { ReadRecords } from '../../src/pipeline/read-records.ts';
+import { ContentReads, type PageReads } from '../../src/pipeline/render-reads.ts';
+import { projectPaths } from '../../src/core/paths.ts';
+import { scaleSite } from '../../bench/lib/scale-site.ts';
+import type { ProjectCopy } from '../helpers/watch-project.ts';
+
+const tracker = suite('content reads: the tracker');
+
+/** The reads of one recording, as `kind path = found` lines, sorted. */
+function readsOf(reads: ContentReads, page: PageReads): string[] {
+  return page.ids.map((id) => reads.reads[id]!.replace('\u0001', ' = ')).sort();
+}
+
+/** A tracker over `content` (the `content` prop) and what `render` read of it. */
+function record<T>(content: T, render: (content: T) => unknown): { reads: string[]; page: PageReads; value: unknown } {
+  const reads = new ContentReads();
+  const tracked = reads.track('c', content);
+  const { value, reads: page } = reads.record(() => render(tracked));
+  reads.dispose();
+  return { reads: readsOf(reads, page), page, value };
+}
+
+tracker('records nested fields with the value found, objects by their kind', () => {
+  const { reads, value } = record({ company: { name: 'Acme', founded: 1999 } }, (c) => c.company.name);
+  assert.is(value, 'Acme', 'the read gives the content as it is');
+  assert.equal(reads, ['g["c","company","name"] = sAcme', 'g["c","company"] = o']);
+});
+
+tracker('records an array read by map, by for-of and by its length', () => {
+  const content = { items: [{ title: 'A' }, { title: 'B' }] };
+  const mapped = record(content, (c) => c.items.map((item) => item.title).join());
+  assert.is(mapped.value, 'A,B');
+  for (const read of [
+    'g["c","items","length"] = #2',
+    'g["c","items","0","title"] = sA',
+    'g["c","items","1","title"] = sB',
+  ])
+    assert.ok(mapped.reads.includes(read), `map reads ${read}`);
+  const iterated = record(content, (c) => {
+    const titles: string[] = [];
+    for (const item of c.items) titles.push(item.title);
+    return titles.join();
+  });
+  assert.is(iterated.value, 'A,B');
+  assert.ok(iterated.reads.includes('g["c","items","1","title"] = sB'), 'for-of reads each item');
+  assert.ok(
+    iterated.reads.includes('g["c","items",{"symbol":"iterator"}] = -'),
+    'for-of reads Symbol.iterator, inherited',
+  );
+  const counted = record(content, (c) => c.items.length);
+  assert.equal(counted.reads, ['g["c","items","length"] = #2', 'g["c","items"] = a']);
+});
+
+tracker('records Object.keys, JSON.stringify and `in`', () => {
+  const content = { nav: { home: '/', about: '/about' } };
+  const keys = record(content, (c) => Object.keys(c.nav).join());
+  assert.is(keys.value, 'home,about');
+  assert.ok(keys.reads.includes('k["c","nav"] = s["home","about"]'), 'Object.keys reads the own keys');
+  const json = record(content, (c) => JSON.stringify(c.nav));
+  assert.is(json.value, '{"home":"/","about":"/about"}');
+  assert.ok(json.reads.includes('k["c","nav"] = s["home","about"]'), 'JSON.stringify reads the keys');
+  assert.ok(json.reads.includes('g["c","nav","about"] = s/about'), 'and every value');
+  const has = record(content, (c) => 'home' in c.nav && !('blog' in c.nav));
+  assert.is(has.value, true);
+  assert.ok(has.reads.includes('h["c","nav","home"] = T'), '`in` of an own property');
+  assert.ok(has.reads.includes('h["c","nav","blog"] = F'), '`in` of a missing one');
+});
+
+tracker('gives the same Proxy for the same object, and reads outside a recording are nobody’s', () => {
+  const reads = new ContentReads();
+  const content = reads.track('c', { items: [{ id: 'a' }] });
+  const items = content.items;
+  assert.ok(items === content.items, 'one object, one Proxy: identity holds');
+  assert.ok(content.items[0] === content.items.find((item) => item.id === 'a'), 'the same through any read');
+  const { reads: page } = reads.record(() => content.items.length);
+  assert.equal(
+    readsOf(reads, page),
+    ['g["c","items","length"] = #1', 'g["c","items"] = a'],
+    'only the reads made in the recording: not the ids find() read before',
+  );
+  reads.dispose();
+});
+
+tracker('a function, an unknown symbol or a write makes a render unrecordable', () => {
+  const symbol = Symbol('own');
+  assert.ok(record({ format: () => 'x' }, (c) => c.format).page.opaque, 'a function read');
+  assert.ok(record({ [symbol]: 1 }, (c) => c[symbol]).page.opaque, 'a symbol that is not well-known');
+  assert.ok(record({ items: [3, 1, 2] }, (c) => c.items.sort()).page.opaque, 'sorting content in place writes to it');
+  assert.not.ok(record({ items: [1] }, (c) => [...c.items]).page.opaque, 'spreading an array is a read');
+});
+
+tracker('the site’s reads (as it loads) are kept apart, for every page', async () => {
+  const reads = new ContentReads();
+  const content = reads.track('c', { items: [{ id: 'a', title: 'A' }] });
+  const ids = await reads.recordSite(async () => content.items.map((item) => item.id));
+  assert.equal(ids, ['a']);
+  assert.ok(
+    reads.site.ids.map((id) => reads.reads[id]).includes('g["c","items","0","id"]\u0001sa'),
+    'the site read the id',
+  );
+  reads.dispose();
+});
+
+const records = suite('content reads: kept renders');
+
+/** Renders of `pages` (name to render) over `before`, stored; then which are unchanged over `after`. */
+function unchangedAfter(
+  before: unknown,
+  after: unknown,
+  pages: Record<string, (content: any) => unknown>,
+  aliases?: (content: any) => unknown,
+): string[] {
+  const first = new ContentReads();
+  const tracked = first.track('c', before);
+  const firstRecords = new ReadRecords(first, undefined);
+  for (const [name, render] of Object.entries(pages))
+    firstRecords.set(name, { hash: name, html: '' }, first.record(() => render(tracked)).reads);
+  const stored = firstRecords.stored();
+  first.dispose();
+  const second = new ContentReads();
+  second.track('c', after);
+  aliases?.(after);
+  const secondRecords = new ReadRecords(second, structuredClone(stored));
+  second.dispose();
+  return Object.keys(pages).filter((name) => secondRecords.unchanged(name)?.hash === name);
+}
+
+records('a render is reused while what it read is the same, whatever else changed', () => {
+  const before = {
+    items: [
+      { title: 'A', body: 'a' },
+      { title: 'B', body: 'b' },
+    ],
+    footer: 'f',
+  };
+  const after = {
+    items: [
+      { title: 'A', body: 'a' },
+      { title: 'B', body: 'b, edited' },
+    ],
+    footer: 'f',
+  };
+  const pages = {
+    a: (c: typeof before) => c.items[0]!.body + c.footer,
+    b: (c: typeof before) => c.items[1]!.body + c.footer,
+    index: (c: typeof before) => c.items.map((item) => item.title).join(),
+    keys: (c: typeof before) => JSON.stringify(c.items[0]),
+  };
+  assert.equal(unchangedAfter(before, after, pages), ['a', 'index', 'keys'], 'only b read the edited body');
+  assert.equal(
+    unchangedAfter(before, { ...before, items: [...before.items, { title: 'C', body: 'c' }] }, pages),
+    ['a', 'b', 'keys'],
+    'an added item changes the length the index read',
+  );
+  assert.equal(
+    unchangedAfter(before, { ...before, items: [{ title: 'A', body: 'a', extra: 1 }, before.items[1]] }, pages),
+    ['a', 'b', 'index'],
+    'a field added changes the keys JSON.stringify read',
+  );
+  assert.equal(unchangedAfter(before, { ...before, footer: 'g' }, pages), ['index', 'keys']);
+});
+
+records('paths with symbols and with quotes and commas in their names are found again', () => {
+  const before = { 'a,"b': { '{"c': 'x' }, list: ['p', 'q'] };
+  const pages = {
+    odd: (c: typeof before) => c['a,"b']['{"c'],
+    iterated: (c: typeof before) => [...c.list].join(),
+  };
+  assert.equal(unchangedAfter(before, structuredClone(before), pages), ['odd', 'iterated'], 'nothing changed');
+  assert.equal(
+    unchangedAfter(before, { ...before, 'a,"b': { '{"c': 'y' } }, pages),
+    ['iterated'],
+    'the oddly named field changed',
+  );
+  assert.equal(unchangedAfter(before, { ...before, list: ['p', 'r'] }, pages), ['odd'], 'an item for-of read changed');
+});
+
+records('an object the content shares between two places is the same read only while it still is', () => {
+  const shared = { name: 'Nova' };
+  const before = { artists: [shared], featured: shared };
+  const page = { same: (c: typeof before) => c.artists[0] === c.featured };
+  assert.equal(unchangedAfter(before, { artists: [shared], featured: shared }, page), ['same']);
+  assert.equal(
+    unchangedAfter(before, { artists: [{ name: 'Nova' }], featured: { name: 'Nova' } }, page),
+    [],
+    'two equal objects where there was one: identity may show on the page',
+  );
+});
+
+records('a site read that changed changes every page', () => {
+  const first = new ContentReads();
+  const content = first.track('c', { items: [{ id: 'a' }], text: 't' });
+  return first
+    .recordSite(async () => content.items.length)
+    .then(() => {
+      const kept = new ReadRecords(first, undefined);
+      kept.set('page', { hash: 'hash', html: '' }, first.record(() => content.text).reads);
+      const stored = kept.stored();
+      first.dispose();
+      const second = new ContentReads();
+      second.track('c', { items: [{ id: 'a' }, { id: 'b' }], text: 't' });
+      assert.is(new ReadRecords(second, stored).unchanged('page'), undefined, 'the list the site read is longer');
+      second.dispose();
+    });
+});
+
+const builds = suite('content reads: builds');
+let project: ProjectCopy;
+let config: string;
+
+builds.before(async () => {
+  // Four releases, each with a page that reads its title, artist and summary; and an index that alone reads `label`.
+  project = await scaleSite(4);
+  config = join(project.root, 'site.config.ts');
+  await project.edit('content/releases.ts', (text) => text.replace(/"summary": /g, '"label": "L",\n    "summary": '));
+  await project.edit('content/schema.ts', (text) =>
+    text.replace('summary: text(', 'label: z.string(), summary: text('),
+  );
+  await project.edit(
+    'src/site/routes.tsx',
+    (text) =>
+      `${text}
+routes.push({
+  path: '/releases',
+  page: () => <ul>{releases.map((release) => <li key={release.id}>{release.id}: {(release as { label?: string }).label}</li>)}</ul>,
+  head: () => ({ title: 'Releases' }),
+});
+`,
+  );
+});
+
+builds.after(async () => {
+  rmSync(PageCache.dirFor(projectPaths(config).cache, config, '/'), { recursive: true, force: true });
+  await project.remove();
+});
+
+const build = (withCache = true) => buildSite({ config, out: 'unused', write: false, cache: withCache });
+const text = (files: BuildResult['files'], path: string) => Buffer.from(files.get(path) ?? '').toString('utf8');
+
+/** Byte for byte what a build without the cache makes. */
+async function assertAsFresh(cached: BuildResult, what: string): Promise<void> {
+  const fresh = await build(false);
+  assert.equal([...cached.files.keys()].sort(), [...fresh.files.keys()].sort(), `${what}: the same files`);
+  for (const [path, data] of fresh.files)
+    assert.ok(Buffer.from(cached.files.get(path)!).equals(Buffer.from(data)), `${what}: ${path} is the same bytes`);
+}
+
+builds(
+  'an edited entry renders again only the pages that read it, the same bytes as a build without the cache',
+  async () => {
+    const cold = await build();
+    const pages = cold.pages.length;
+    assert.equal(cold.rendered, { kept: 0, made: pages }, 'the first build renders every page');
+    await project.edit('content/releases.ts', (t) => t.replace(/("summary": ")(Release 2:)/, '$1Edited $2'));
+    const edited = await build();
+    assert.equal(edited.rendered, { kept: pages - 1, made: 1 }, 'only release-0002 read its summary');
+    assert.ok(text(edited.files, 'releases/release-0002/index.html').includes('Edited Release 2:'), 'the edit shows');
+    await assertAsFresh(edited, 'summary edited');
+  },
+);
+
+builds('a field only the index reads renders the index again, and nothing else', async () => {
+  const before = await build();
+  await project.edit('content/releases.ts', (t) => t.replace('"label": "L"', '"label": "Relabelled"'));
+  const edited = await build();
+  assert.equal(edited.rendered, { kept: before.pages.length - 1, made: 1 }, 'the index alone read the label');
+  assert.ok(text(edited.files, 'releases/index.html').includes('Relabelled'), 'the index shows the new label');
+  await assertAsFresh(edited, 'label edited');
+});
+
+builds('a field every page shows renders every page again', async () => {
+  const before = await build();
+  await project.edit('content/copy.ts', (t) => t.replace(/tagline: '[^']*'/, "tagline: 'Reads test tagline'"));
+  const edited = await build();
+  assert.equal(
+    edited.rendered,
+    { kept: 1, made: before.pages.length - 1 },
+    'every page but the bare /releases index (no layout) shows the tagline',
+  );
+  await assertAsFresh(edited, 'tagline edited');
+});
+
+builds('a code edit renders every page again', async () => {
+  const before = await build();
+  await project.edit('src/site/pages/ReleasePage.tsx', (t) =>
+    t.replace('className="page-intro"', 'className="page-intro lead"'),
+  );
+  const edited = await build();
+  assert.equal(edited.rendered, { kept: 0, made: before.pages.length }, 'the code is in every render key');
+  assert.ok(text(edited.files, 'releases/release-0001/index.html').includes('page-intro lead'));
+  await assertAsFresh(edited, 'code edited');
+});
+
+builds('an added entry renders every page again: the site read the list as it made the routes', async () => {
+  const before = await build();
+  await project.edit('content/releases.ts', (t) =>
+    t.replace(
+      /\];\s*$/,
+      ',\n  { "id": "release-0005", "title": "Five", "artist": "Fifth", "label": "L", "summary": "Five." }\n];\n',
+    ),
+  );
+  const edited = await build();
+  assert.equal(edited.pages.length, before.pages.length + 1, 'a page more');
+  assert.equal(edited.rendered, { kept: 0, made: edited.pages.length });
+  await assertAsFresh(edited, 'entry added');
+});
+
+tracker.run();
+records.run();
+builds.run();
