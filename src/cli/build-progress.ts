@@ -29,6 +29,8 @@ export class ProgressView {
   readonly #options: Required<ProgressOptions>;
   #step: BuildProgress['step'] | undefined;
   #stepStarted = 0;
+  /** Pages done when the step was first reported: a build writes most pages while they render (see PageWriter). */
+  #doneAtStart = 0;
   #lastDrawn = Number.NEGATIVE_INFINITY;
   #drawn = false;
 
@@ -42,6 +44,7 @@ export class ProgressView {
       if (this.#options.mode === 'bar' && this.#drawn) this.#options.stream.write('\n');
       this.#step = progress.step;
       this.#stepStarted = now;
+      this.#doneAtStart = progress.done;
       this.#lastDrawn = Number.NEGATIVE_INFINITY;
       this.#drawn = false;
     }
@@ -50,7 +53,7 @@ export class ProgressView {
     const interval = this.#options.mode === 'bar' ? 100 : this.#options.every;
     if (!finished && now - this.#lastDrawn < interval) return;
     this.#lastDrawn = now;
-    const text = describe(progress, now - this.#stepStarted);
+    const text = describe(progress, now - this.#stepStarted, this.#doneAtStart);
     if (this.#options.mode === 'bar') this.#options.stream.write(`\r${this.#bar(progress)} ${text}\x1b[K`);
     else this.#options.stream.write(`site-gen build: ${STEPS[progress.step]} ${text}\n`);
     this.#drawn = true;
@@ -71,12 +74,15 @@ export class ProgressView {
 
 const count = (n: number) => n.toLocaleString('en-US');
 
-/** "4,210/10,003 pages, 1,234 pages/s, about 5 s left" */
-export function describe(progress: BuildProgress, elapsedMs: number): string {
+/**
+ * "4,210/10,003 pages, 1,234 pages/s, about 5 s left". The rate counts the pages done since the step began
+ * (`doneAtStart` were done then): the writing step starts with the pages written while they rendered.
+ */
+export function describe(progress: BuildProgress, elapsedMs: number, doneAtStart = 0): string {
   const { done, total } = progress;
   const parts = [`${count(done)}/${count(total)} pages`];
-  if (elapsedMs > 0 && done > 0) {
-    const rate = (done / elapsedMs) * 1000;
+  if (elapsedMs > 0 && done > doneAtStart) {
+    const rate = ((done - doneAtStart) / elapsedMs) * 1000;
     parts.push(`${count(Math.round(rate))} pages/s`);
     if (done < total) parts.push(`about ${duration((total - done) / rate)} left`);
   }

@@ -276,7 +276,9 @@ export class PageWriter implements PageStream {
    * Returns each page's report, in the routes' order.
    */
   async finish(pages: readonly RenderedRoute[], documents: Documents): Promise<PageReport[]> {
-    // Every page written while the build rendered is on disk first: none is written twice at once.
+    // Every page taken while the build rendered is on disk first (the last batch too): none is written twice at once,
+    // and the progress below counts each page once.
+    this.#dispatch();
     await this.settled();
     this.#throwIfFailed();
     const left = pages.flatMap((page, index) => (this.#keys[index] === documents.key(page) ? [] : [index]));

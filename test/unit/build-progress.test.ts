@@ -71,6 +71,18 @@ view('the time left reads in minutes past a minute', () => {
   );
 });
 
+view('a step that starts with pages done counts its rate from the pages it did itself', () => {
+  assert.is(
+    describe({ step: 'write', done: 9_500, total: 10_000 }, 1000, 9_000),
+    '9,500/10,000 pages, 500 pages/s, about 1 s left',
+  );
+  assert.is(
+    describe({ step: 'write', done: 10_000, total: 10_000 }, 1, 10_000),
+    '10,000/10,000 pages',
+    'every page written while pages rendered: no rate',
+  );
+});
+
 view.run();
 
 const cli = suite('site-gen build: what it prints');

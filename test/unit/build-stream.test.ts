@@ -144,7 +144,8 @@ routes.unshift(
         writes.push({ file, html: String(data), rendering });
       },
     };
-    const writer = new PageWriter(sink, undefined);
+    const progress: Array<{ done: number; total: number }> = [];
+    const writer = new PageWriter(sink, undefined, ({ done, total }) => progress.push({ done, total }));
     const take = writer.page.bind(writer);
     writer.page = (...args) => {
       (globalThis as { streamed?: boolean }).streamed = true;
@@ -158,6 +159,11 @@ routes.unshift(
       if (!run.ok) return;
       const { pages, documents } = run.output;
       await writer.finish(pages, documents);
+      assert.ok(
+        progress.every(({ done, total }) => done <= total),
+        `the writing progress never passes the total (${JSON.stringify(progress.at(-1))})`,
+      );
+      assert.equal(progress.at(-1), { done: pages.length, total: pages.length });
       const early = new Set(writes.filter((w) => w.rendering).map((w) => w.file));
       assert.ok(early.size > 0, 'some pages were written before the last page rendered');
       assert.ok(early.has('s/10/index.html'), 'a page without islands is written once the first bundle is made');
