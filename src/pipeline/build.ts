@@ -178,8 +178,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
         throw error;
       });
     times.write = since(began);
-    // A page whose document changed after it was written early was written twice: counted once.
-    const written = sink instanceof OutputFolder ? [...new Set(sink.written)] : [];
+    const written = sink instanceof OutputFolder ? sink.written : [];
     const files =
       sink instanceof OutputFolder
         ? new PagesOnRequest(new Map(), [...(keys?.made.keys() ?? written)].sort(), (file) =>

@@ -122,12 +122,24 @@ export function browserBuildOptions(root: string, target: string[], minify = tru
   } satisfies BuildOptions;
 }
 
+/**
+ * Each islands array's entry key: a build's pages with equal islands share one array (see #renderAll), and the key is
+ * asked for several times a page (the entries, the scripts of documents made while pages render).
+ */
+const entryKeys = new WeakMap<readonly IslandUse[], string>();
+
 /** Pages whose entries would be the same code (same islands, same ones loaded at once) share the first one's entry. */
 export function entryKey(page: Pick<PageIslands, 'islands'>): string {
+  let key = entryKeys.get(page.islands);
+  if (key === undefined) entryKeys.set(page.islands, (key = islandsKey(page.islands)));
+  return key;
+}
+
+function islandsKey(islands: readonly IslandUse[]): string {
   const names = (hydrate?: string) =>
     [
       ...new Set(
-        page.islands
+        islands
           .filter((i) => !hydrate || i.hydrate === hydrate)
           .map((i) => `${i.behaviour ? 'behaviour' : 'island'}:${i.name}`),
       ),
@@ -141,8 +153,10 @@ export function entryKey(page: Pick<PageIslands, 'islands'>): string {
  */
 export function uniqueEntries(pages: readonly PageIslands[]): PageIslands[] {
   const entryOf = new Map<string, PageIslands>();
-  for (const page of pages)
-    if (page.islands.length > 0 && !entryOf.has(entryKey(page))) entryOf.set(entryKey(page), page);
+  for (const page of pages) {
+    const key = page.islands.length > 0 ? entryKey(page) : undefined;
+    if (key !== undefined && !entryOf.has(key)) entryOf.set(key, page);
+  }
   return [...entryOf.values()];
 }
 

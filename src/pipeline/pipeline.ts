@@ -853,7 +853,7 @@ export class Pipeline {
     const kept = page.key ? this.#options.cache!.render(page.key) : undefined;
     if (kept) return kept;
     // Not kept: it rendered as in the last build (see lastRenders), and its document has changed since.
-    const props = { site: this.#config!.site, content: this.#site!.content, path: page.path };
+    const props = { ...this.#props(), path: page.path };
     return renderPage(page.route, props, { base: this.#options.base, images: this.#imageReader() });
   }
 
@@ -971,6 +971,7 @@ export class Pipeline {
         { name: 'dev', path: plan.path, islands: page.islands },
         paths.root,
       );
+    const renderOnRequest = (other: PlannedRoute) => this.#renderOnRequest(other);
     const others = site.routes
       .filter((other) => other !== plan)
       .map((other) => ({
@@ -980,7 +981,6 @@ export class Pipeline {
           return renderOnRequest(other).ids;
         },
       }));
-    const renderOnRequest = (other: PlannedRoute) => this.#renderOnRequest(other);
     assertNoBrokenLinks(
       markdownSources(
         findBrokenLinks([{ path: plan.path, links: page.links, ids: page.ids }, ...others], known, base),

@@ -81,8 +81,9 @@ export class OutputFolder implements OutputSink {
   readonly #made = new Set<string>();
   /** Writes under way: at most WRITES_AT_ONCE, enough to keep libuv's pool busy, few enough for the file handles. */
   readonly #writing = new Set<Promise<void>>();
-  /** Paths written, in order. */
+  /** Paths written, in order, each once (a page whose document changed after it was written early is written again). */
   readonly written: string[] = [];
+  readonly #writtenOnce = new Set<string>();
 
   private constructor(out: string, stamp: string, inPlace: boolean) {
     this.#out = out;
@@ -119,7 +120,7 @@ export class OutputFolder implements OutputSink {
     }
     const file = join(this.#staging, path);
     const folder = dirname(file);
-    this.written.push(path);
+    this.#wrote(path);
     const writing: Promise<void> = (async () => {
       if (!this.#made.has(folder)) {
         this.#made.add(folder);
@@ -146,7 +147,7 @@ export class OutputFolder implements OutputSink {
    * writes come back to this thread. Its failure is this folder's (a WriteError naming it), as a write here would be.
    */
   async writeCompressed(path: string, data: Uint8Array | string, compressor: Compressor): Promise<CompressedSizes> {
-    this.written.push(path, `${path}.br`, `${path}.gz`);
+    for (const file of [path, `${path}.br`, `${path}.gz`]) this.#wrote(file);
     const writing = compressor.compressTo(path, data, join(this.#staging, path));
     // Tracked until it ends, written or failed: abort() must not remove the staging folder while a thread writes to it.
     const settled: Promise<void> = writing.then(
@@ -162,6 +163,12 @@ export class OutputFolder implements OutputSink {
       this.#error ??= error;
       throw this.#failed(error);
     }
+  }
+
+  #wrote(path: string): void {
+    if (this.#writtenOnce.has(path)) return;
+    this.#writtenOnce.add(path);
+    this.written.push(path);
   }
 
   /** Writes the compression threads make in the staging folder (see writeCompressed), until each ends. */
