@@ -121,7 +121,7 @@ export function documentBaseKey(parts: {
 export function documentKey(
   documentBase: string,
   renderHash: string,
-  scripts: { files: unknown; captureScript: string } | undefined,
+  scripts: { scripts: unknown; captureScript: string } | undefined,
 ): string {
   return hash(documentBase, renderHash, JSON.stringify(scripts ?? null));
 }

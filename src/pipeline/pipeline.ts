@@ -877,7 +877,7 @@ export class Pipeline {
       client,
       key: (page) => {
         const scripts = scriptsOf(page);
-        return documentKey(documentBase, page.hash, scripts && { files: scripts, captureScript: client.captureScript });
+        return documentKey(documentBase, page.hash, scripts && { scripts, captureScript: client.captureScript });
       },
       scripts: scriptsOf,
       make: (page, render = dev ? this.#renderOnRequest(page) : this.#renderOf(page)) => {
