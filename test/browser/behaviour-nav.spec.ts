@@ -308,10 +308,12 @@ test.describe('anchor links', () => {
     const scroll = await recordScroll(page);
     await link.click();
     const positions = await scroll.positions();
+    // Smooth is any frame between the start and the end: a jump (reduced motion, below) has none. How many frames the
+    // browser draws on the way depends on the machine: a loaded CI run drew one (1036, 1465, 1501), where 3 was asked.
     expect(
       intermediate(positions).length,
       `smooth: positions on the way (${positions.join(', ')})`,
-    ).toBeGreaterThanOrEqual(3);
+    ).toBeGreaterThanOrEqual(1);
     await expect(page).toHaveURL(/\/#services$/);
     await expect(page.getByRole('heading', { name: 'WHAT WE DO' })).toBeInViewport();
     expect(await page.evaluate(() => history.length)).toBe(before + 1);
