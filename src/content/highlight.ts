@@ -1,24 +1,38 @@
 // Highlights fenced code at build time with Shiki: one highlighter per process, loaded with only the languages used,
 // and tokens written as classes (the strict CSP forbids style="" attributes; code.css colours them, light and dark).
-import type { Highlighter, HighlighterGeneric } from 'shiki';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { HighlighterCore, LanguageInput } from 'shiki/core';
 
 const THEME = 'site-gen';
-/** Languages and the theme are named at run time (a fence's info string), not from Shiki's list of literals. */
-type AnyHighlighter = HighlighterGeneric<string, string>;
-let highlighter: Promise<AnyHighlighter> | undefined;
+let highlighter: Promise<HighlighterCore> | undefined;
 
-async function load(): Promise<AnyHighlighter> {
-  const { createHighlighter, createCssVariablesTheme } = await import('shiki');
+/**
+ * Shiki's core, its Oniguruma engine and its language list, rather than its full bundle: the bundle also loads the
+ * JavaScript regular-expression engine, and its engine decodes the WebAssembly from base64 and looks up the global
+ * `Response` (which loads Node's fetch). Each costs a worker thread's start (see markdown-pool.ts) tens of ms.
+ */
+async function load(): Promise<HighlighterCore> {
+  const [{ createHighlighterCore, createCssVariablesTheme }, { createOnigurumaEngine }, wasm] = await Promise.all([
+    import('shiki/core'),
+    import('shiki/engine/oniguruma'),
+    readFile(fileURLToPath(import.meta.resolve('shiki/onig.wasm'))),
+  ]);
   // A theme whose colours are CSS variables by token kind: each token's kind becomes its class.
   const theme = createCssVariablesTheme({ name: THEME, variablePrefix: '--code-', fontStyle: true });
-  return (await createHighlighter({ themes: [theme], langs: [] })) as unknown as AnyHighlighter;
+  const engine = createOnigurumaEngine({ instantiator: (imports) => WebAssembly.instantiate(wasm, imports) });
+  return createHighlighterCore({ themes: [theme], langs: [], engine });
+}
+
+/** Shiki's languages by name and alias, each a function that imports its grammar. */
+async function bundled(): Promise<Record<string, LanguageInput>> {
+  return (await import('shiki/langs')).bundledLanguages;
 }
 
 /** Resolves a fence's language to one Shiki knows ("ts", "shell"), or undefined for none or an unknown one. */
 export async function knownLanguage(lang: string): Promise<string | undefined> {
   if (!lang) return undefined;
-  const { bundledLanguages } = await import('shiki');
-  return lang in bundledLanguages ? lang : undefined;
+  return Object.hasOwn(await bundled(), lang) ? lang : undefined;
 }
 
 /** The highlighter with every language of `langs` loaded (those Shiki knows); each grammar is loaded once. */
@@ -31,8 +45,10 @@ export async function highlighterFor(langs: Iterable<string>): Promise<CodeHighl
     const known = await knownLanguage(lang);
     if (known && !loaded.has(known)) wanted.push(known);
   }
-  if (wanted.length > 0)
-    await (shiki as unknown as Highlighter).loadLanguage(...(wanted as Parameters<Highlighter['loadLanguage']>));
+  if (wanted.length > 0) {
+    const languages = await bundled();
+    await shiki.loadLanguage(...wanted.map((lang) => languages[lang]!));
+  }
   const available = new Set(shiki.getLoadedLanguages());
   return {
     highlight(code, lang) {

@@ -1,6 +1,6 @@
 // Loads the Markdown collections declared in content/schema.ts: reads each folder, checks every entry's frontmatter
 // against its schema and renders its body, then fails once with every entry's problems, or returns the entries.
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { z } from 'zod';
@@ -43,8 +43,8 @@ export class MarkdownCollections {
   readonly #paths: ProjectPaths;
   readonly #images: ImageSources;
   readonly #rendered = new Map<string, Rendered>();
-  /** Each file's frontmatter, split once per text (`prepare` and `load` both need it). */
-  readonly #fronts = new Map<string, { text: string; front: Frontmatter }>();
+  /** Each file's frontmatter and body key, made once per text (`prepare` and `load` both need them). */
+  readonly #fronts = new Map<string, { text: string; front: Frontmatter; key: string }>();
   /** The .md files `prepare` read, by folder: `load` takes them rather than reading every file a second time. */
   #read = new Map<string, MarkdownFiles>();
 
@@ -71,7 +71,8 @@ export class MarkdownCollections {
     const problems: string[] = [];
     const content: Record<string, Entry[]> = {};
     const inputs: string[] = [];
-    const fingerprint = createHash('sha256');
+    /** What the hash is made of: each file's name and text, then the images' hashes. */
+    const hashed = { files: [] as Array<[shown: string, text: string]>, images: [] as string[] };
     const pending: Array<Pending & { entry: Entry }> = [];
     // What `prepare` read for this run, taken once: a later run reads the files again.
     const read = this.#read;
@@ -92,7 +93,7 @@ export class MarkdownCollections {
         const shown = relative(this.#paths.root, file);
         const text = texts[index]!;
         inputs.push(file);
-        fingerprint.update(shown).update('\0').update(text).update('\0');
+        hashed.files.push([shown, text]);
         const entry = this.#entry(collection, file, shown, text, problems);
         if (!entry) return;
         content[name]!.push(entry.entry);
@@ -113,13 +114,22 @@ export class MarkdownCollections {
       for (const entry of entries)
         for (const job of entry.images) {
           inputs.push(job.source);
-          fingerprint.update(job.sourceHash);
+          hashed.images.push(job.sourceHash);
         }
     if (problems.length > 0)
       throw new ContentError(
         `${problems.length} problem${problems.length > 1 ? 's' : ''} in the Markdown content; fix ${problems.length > 1 ? 'them' : 'it'} and build again:\n  ${problems.join('\n  ')}`,
       );
-    return { content, inputs: [...new Set(inputs)].sort(), hash: fingerprint.digest('hex').slice(0, 32) };
+    let fingerprint: string | undefined;
+    return {
+      content,
+      inputs: [...new Set(inputs)].sort(),
+      // Made when first asked: a build that records what each page reads never asks (see pipeline.ts).
+      get hash() {
+        fingerprint ??= fingerprintOf(hashed);
+        return fingerprint;
+      },
+    };
   }
 
   /**
@@ -158,12 +168,12 @@ export class MarkdownCollections {
         const file = join(dir, name);
         const shown = relative(this.#paths.root, file);
         let front: Frontmatter;
+        let key: string;
         try {
-          front = this.#frontmatter(shown, texts[index]!);
+          ({ front, key } = this.#frontmatter(shown, texts[index]!));
         } catch {
           return; // reported by `load`, with the schema's problems
         }
-        const key = bodyKey(front);
         const kept = this.#rendered.get(shown);
         if (kept && kept.key === key && this.#imagesUnchanged(kept.images)) return;
         pending.push({ shown, file, front, key });
@@ -201,12 +211,13 @@ export class MarkdownCollections {
     });
   }
 
-  #frontmatter(shown: string, text: string): Frontmatter {
+  #frontmatter(shown: string, text: string): { front: Frontmatter; key: string } {
     const known = this.#fronts.get(shown);
-    if (known?.text === text) return known.front;
+    if (known?.text === text) return known;
     const front = splitFrontmatter(text);
-    this.#fronts.set(shown, { text, front });
-    return front;
+    const made = { text, front, key: bodyKey(front) };
+    this.#fronts.set(shown, made);
+    return made;
   }
 
   #parse(file: string, front: Frontmatter): ReturnType<typeof parseMarkdown> {
@@ -226,8 +237,9 @@ export class MarkdownCollections {
     problems: string[],
   ): { entry: Entry; front?: Frontmatter; key: string } | undefined {
     let front: Frontmatter;
+    let key: string;
     try {
-      front = this.#frontmatter(shown, text);
+      ({ front, key } = this.#frontmatter(shown, text));
     } catch (error) {
       if (!(error instanceof FrontmatterError)) throw error;
       problems.push(`${shown}:${error.line}: ${error.message}; fix the YAML between the "---" lines.`);
@@ -248,7 +260,6 @@ export class MarkdownCollections {
     }
     const slug = file.replace(/^.*[\\/]/, '').replace(/\.md$/, '');
     const entry: Entry = { slug, file: shown, data: parsed.data, html: '', headings: [], links: [], images: [] };
-    const key = bodyKey(front);
     const kept = this.#rendered.get(shown);
     if (kept && kept.key === key && this.#imagesUnchanged(kept.images)) {
       const { html, headings, links, images } = kept.rendered;
@@ -292,7 +303,15 @@ function readMarkdownFiles(dir: string): MarkdownFiles {
   return { names, texts: readTexts(dir, names) };
 }
 
+/** Hash of everything the entries were made from: their files' names and texts, and their images' hashes. */
+function fingerprintOf({ files, images }: { files: Array<[shown: string, text: string]>; images: string[] }): string {
+  const fingerprint = createHash('sha256');
+  for (const [shown, text] of files) fingerprint.update(shown).update('\0').update(text).update('\0');
+  for (const image of images) fingerprint.update(image);
+  return fingerprint.digest('hex').slice(0, 32);
+}
+
 /** What a body's render depends on: its text and the line it starts on. */
 function bodyKey(front: Frontmatter): string {
-  return createHash('sha256').update(`${front.bodyLine}\0${front.body}`).digest('hex');
+  return hash('sha256', `${front.bodyLine}\0${front.body}`);
 }

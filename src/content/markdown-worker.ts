@@ -3,7 +3,7 @@
 // and Shiki setup as the main thread's.
 import { parentPort, receiveMessageOnPort } from 'node:worker_threads';
 import { highlighterFor } from './highlight.ts';
-import { parseMarkdown, type RenderedMarkdown, renderParsed } from './markdown.ts';
+import type { RenderedMarkdown } from './markdown.ts';
 import {
   type BodyToRender,
   type HighlightBatch,
@@ -23,10 +23,17 @@ const highlighter = languages.length > 0 ? await highlighterFor(languages) : und
 const reply = (message: WorkerReply) => port.postMessage(message);
 
 /**
+ * markdown-it and the rest of markdown.ts, loaded when the worker first takes a chunk: with much code to highlight it
+ * never does, and its first blocks are highlighted that much sooner.
+ */
+let markdown: typeof import('./markdown.ts') | undefined;
+
+/**
  * A body rendered, or null for the main thread to render: it showed an image after all (images are read through the
  * main thread's store), or its render threw (so that it throws there, as without a worker).
  */
 function render({ file, body, bodyLine }: BodyToRender): RenderedMarkdown | null {
+  const { parseMarkdown, renderParsed } = markdown!;
   let showsImage = false;
   try {
     const rendered = renderParsed(
@@ -63,6 +70,7 @@ for (;;) {
     highlight(waiting.message);
   const chunk = takeChunk(next);
   if (chunk >= bounds.length - 1) break;
+  markdown ??= await import('./markdown.ts');
   reply({ chunk, renders: bodies.slice(bounds[chunk], bounds[chunk + 1]).map(render) });
 }
 jobs.on('message', highlight);

@@ -67,7 +67,9 @@ function createMarkdown(): MarkdownIt {
       // The body's first block: a picture there is on the page's first screen.
       const first = index === 1 && state.tokens[0]!.type === 'paragraph_open';
       for (const child of token.children) {
-        child.meta = { ...child.meta, line: token.map?.[0] ?? 0, first };
+        // Only the rules of images and inline HTML read where their token is (a copy for each token costs much).
+        if (child.type === 'image' || child.type === 'html_inline')
+          child.meta = { ...child.meta, line: token.map?.[0] ?? 0, first };
         if (child.type === 'link_open') {
           const href = child.attrGet('href') ?? '';
           if (!/^[a-z][a-z0-9+.-]*:|^\/\//i.test(href)) env.links.push(href);

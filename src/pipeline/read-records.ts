@@ -145,12 +145,18 @@ export class ReadRecords {
       }
       return id;
     };
-    // This build's groups, each translated once.
+    // This build's groups, each translated once; and this build's reads, each found by its text once (-1: not yet).
     const fromMade = new Map<number, number>();
+    const storedRead = new Int32Array(tracker.reads.length).fill(-1);
+    const madeRead = (read: number) => {
+      let id = storedRead[read]!;
+      if (id < 0) storedRead[read] = id = readId(tracker.reads[read]!);
+      return id;
+    };
     const madeGroup = (group: number) => {
       let id = fromMade.get(group);
       if (id === undefined) {
-        const members = Array.from(this.#groups[group]!, (read) => readId(tracker.reads[read]!));
+        const members = Array.from(this.#groups[group]!, madeRead);
         fromMade.set(group, (id = groupId(members.sort((a, b) => a - b))));
       }
       return id;

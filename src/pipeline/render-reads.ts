@@ -1,5 +1,5 @@
 // Records what of the content each page's render reads, so that a build renders again only the pages whose reads changed.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * One read, as a string: its kind, the path read (a JSON array: the root, then each property), then after a
@@ -36,9 +36,7 @@ export function kindOf(value: object): 'o' | 'a' | 'n' | undefined {
 
 /** Long strings are kept by hash: a Markdown body read once should not sit in the record whole. */
 export function text(prefix: string, value: string): string {
-  return value.length <= 64
-    ? prefix + value
-    : `h${prefix}${createHash('sha256').update(value).digest('hex').slice(0, 32)}`;
+  return value.length <= 64 ? prefix + value : `h${prefix}${hash('sha256', value).slice(0, 32)}`;
 }
 
 /**
@@ -89,18 +87,21 @@ interface Meta {
   open: string;
   /** The label's root and first two properties, for grouping (see groupOf). */
   steps: Array<string | { symbol: string }>;
+  /** The group of the reads of this object and, when `steps` has all three, of its properties (made when first read). */
+  group?: number;
   /**
    * The last read of each property (by kind and property) and what it found: the same value read again (by the next
-   * page, through the same layout) is the same read, found without making its text again.
+   * page, through the same layout) is the same read, found without making its text again. Each made when first needed:
+   * most objects (an entry of thousands) are read by one page, of one kind.
    */
-  last: Map<PropertyKey, { value: unknown; flags: string; id: number }>[];
+  last: Array<Map<PropertyKey, { value: unknown; flags: string; id: number }> | undefined>;
   /** The last read of its own keys, likewise. */
   keys?: { keys: PropertyKey[]; id: number };
   /**
    * `g` reads as a render repeats them: what the property held (ABSENT: not its own) and gave, and the read's id. A
    * write through the Proxy forgets them all (nothing else can write: the site's code holds only Proxies).
    */
-  fast: Map<PropertyKey, { value: unknown; wrapped: unknown; id: number }>;
+  fast?: Map<PropertyKey, { value: unknown; wrapped: unknown; id: number }>;
 }
 
 /** Kinds of read remembered per property (see Meta.last). */
@@ -273,8 +274,7 @@ export class ContentReads {
       label,
       open: label.slice(0, -1),
       steps,
-      last: [new Map(), new Map(), new Map()],
-      fast: new Map(),
+      last: [],
     };
     this.#byTarget.set(target, meta);
     this.#byProxy.set(proxy, meta);
@@ -294,16 +294,22 @@ export class ContentReads {
   #written(target: object): void {
     this.#opaque();
     const meta = this.#byTarget.get(target)!;
-    for (const last of meta.last) last.clear();
-    meta.fast.clear();
+    for (const last of meta.last) last?.clear();
+    meta.fast?.clear();
     meta.keys = undefined;
   }
 
   /**
-   * Records a read in the current recording, if any; `found` undefined makes it unrecordable. `steps`: the read's
-   * first steps (root and two properties), its group, when the path's JSON is not to be parsed for them.
+   * Records a read in the current recording, if any; `found` undefined makes it unrecordable. `meta`: the object read
+   * (`part` undefined) or whose property `part` is read, which tells the read's group without parsing the path.
    */
-  #record(kind: string, path: string, found: string | undefined, steps?: Meta['steps']): number | undefined {
+  #record(
+    kind: string,
+    path: string,
+    found: string | undefined,
+    meta?: Meta,
+    part?: string | { symbol: string },
+  ): number | undefined {
     const recording = this.#recording!;
     if (found === undefined) {
       recording.opaque = true;
@@ -315,12 +321,24 @@ export class ContentReads {
       id = this.reads.length;
       this.reads.push(read);
       this.#ids.set(read, id);
-      const group = JSON.stringify((steps ?? (JSON.parse(path) as unknown[])).slice(0, 3));
-      let groupId = this.#groups.get(group);
-      if (groupId === undefined) this.#groups.set(group, (groupId = this.#groups.size));
-      this.#groupOf[id] = groupId;
+      this.#groupOf[id] = meta ? this.#groupAt(meta, part) : this.#groupId(JSON.parse(path) as Meta['steps']);
     }
     this.#add(recording, id);
+    return id;
+  }
+
+  /** The group of the reads of `meta`'s object (`part` undefined) or of its property `part`. */
+  #groupAt(meta: Meta, part: string | { symbol: string } | undefined): number {
+    // Below the third step, every read of an object and of its properties is in the object's group.
+    if (part === undefined || meta.steps.length >= 3) return (meta.group ??= this.#groupId(meta.steps));
+    return this.#groupId([...meta.steps, part]);
+  }
+
+  /** The id of the group of reads whose path starts with `steps`' first three. */
+  #groupId(steps: Meta['steps']): number {
+    const group = JSON.stringify(steps.slice(0, 3));
+    let id = this.#groups.get(group);
+    if (id === undefined) this.#groups.set(group, (id = this.#groups.size));
     return id;
   }
 
@@ -344,7 +362,7 @@ export class ContentReads {
   ): number | undefined {
     const recording = this.#recording;
     if (!recording) return undefined;
-    const last = meta.last[PROPERTY_KINDS[kind]]!;
+    const last = (meta.last[PROPERTY_KINDS[kind]] ??= new Map());
     const known = last.get(prop);
     if (known && Object.is(known.value, value) && known.flags === flags) {
       this.#add(recording, known.id);
@@ -356,7 +374,7 @@ export class ContentReads {
       return undefined;
     }
     const path = `${meta.open},${JSON.stringify(part)}]`;
-    const id = this.#record(kind, path, found(path), [...meta.steps, part]);
+    const id = this.#record(kind, path, found(path), meta, part);
     if (id !== undefined) last.set(prop, { value, flags, id });
     return id;
   }
@@ -373,7 +391,7 @@ export class ContentReads {
     if (kind === 'g') {
       const id = this.#propertyRead('g', meta, prop, value, (path) => describe(value, this.#labelOf(value), path));
       const frozen = wrapped !== value && !own.configurable && !own.writable;
-      if (id !== undefined && !frozen) meta.fast.set(prop, { value, wrapped, id });
+      if (id !== undefined && !frozen) (meta.fast ??= new Map()).set(prop, { value, wrapped, id });
     } else if (this.#recording) {
       const attributes = flags(own);
       this.#propertyRead(
@@ -405,7 +423,7 @@ export class ContentReads {
     get: (target, prop, receiver) => {
       const meta = this.#byTarget.get(target)!;
       const recording = this.#recording;
-      const fast = recording && meta.fast.get(prop);
+      const fast = recording && meta.fast?.get(prop);
       if (fast) {
         // The read this render's layout made for the last page, most of the time: the same value, the same read.
         if (fast.value === ABSENT) {
@@ -421,7 +439,7 @@ export class ContentReads {
       const own = Reflect.getOwnPropertyDescriptor(target, prop);
       if (!own) {
         const id = this.#propertyRead('g', meta, prop, ABSENT, () => '-');
-        if (id !== undefined) meta.fast.set(prop, { value: ABSENT, wrapped: undefined, id });
+        if (id !== undefined) (meta.fast ??= new Map()).set(prop, { value: ABSENT, wrapped: undefined, id });
         return Reflect.get(target, prop, receiver);
       }
       if (!('value' in own)) {
@@ -447,7 +465,7 @@ export class ContentReads {
           const parts = keys.map(step);
           const id = parts.includes(undefined)
             ? this.#record('k', meta.label, undefined)
-            : this.#record('k', meta.label, text('s', JSON.stringify(parts)));
+            : this.#record('k', meta.label, text('s', JSON.stringify(parts)), meta);
           if (id !== undefined) meta.keys = { keys, id };
         }
       }
@@ -474,12 +492,18 @@ export class ContentReads {
       return { ...own, value: wrapped };
     },
     getPrototypeOf: (target) => {
-      if (this.#recording) this.#record('p', this.#byTarget.get(target)!.label, kindOf(target));
+      if (this.#recording) {
+        const meta = this.#byTarget.get(target)!;
+        this.#record('p', meta.label, kindOf(target), meta);
+      }
       return Reflect.getPrototypeOf(target);
     },
     isExtensible: (target) => {
       const extensible = Reflect.isExtensible(target);
-      if (this.#recording) this.#record('x', this.#byTarget.get(target)!.label, extensible ? 'T' : 'F');
+      if (this.#recording) {
+        const meta = this.#byTarget.get(target)!;
+        this.#record('x', meta.label, extensible ? 'T' : 'F', meta);
+      }
       return extensible;
     },
     set: (target, prop, value) => {
