@@ -1,6 +1,15 @@
 // Splits a Markdown file into its YAML frontmatter and body, with the line of every frontmatter field for messages.
+import { createRequire } from 'node:module';
 import { CORE_SCHEMA, load, type YAMLException } from 'js-yaml';
-import { isNode, LineCounter, parseDocument } from 'yaml';
+
+type YamlPackage = typeof import('yaml');
+let yamlPackage: YamlPackage | undefined;
+
+/** `yaml`, whose documents know each node's position: loaded when a message first needs a line (~50 ms to load). */
+function yamlDocuments(): YamlPackage {
+  yamlPackage ??= createRequire(import.meta.url)('yaml') as YamlPackage;
+  return yamlPackage;
+}
 
 export interface Frontmatter {
   data: unknown;
@@ -50,6 +59,7 @@ export function splitFrontmatter(text: string): Frontmatter {
     bodyLine,
     body: afterClose,
     lineOf(path) {
+      const { isNode, LineCounter, parseDocument } = yamlDocuments();
       const counter = new LineCounter();
       const doc = parseDocument(yaml, { lineCounter: counter });
       // The deepest node of the path that exists: a missing field is reported at its parent.

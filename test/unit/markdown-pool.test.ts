@@ -2,7 +2,7 @@
 // main thread alone makes, images read on the main thread, a failed worker leaving its work to the main thread, and
 // the compiled worker loading without tsx.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -153,6 +153,23 @@ const renderedHere = (item: BodyToRender, highlighter: Parameters<typeof renderP
     parseMarkdown(item.body, { ...item, readImage: (file, shown) => images.read(file, shown) }),
     highlighter,
   );
+
+pool('the collections’ hash is the same for the same files and another when a text or a name changes', async () => {
+  const copy = manyEntries(3);
+  try {
+    const hashOf = async () => (await load(copy.root, Number.POSITIVE_INFINITY, true)).loaded.hash;
+    const first = await hashOf();
+    assert.match(first, /^[0-9a-f]{32}$/);
+    assert.is(await hashOf(), first, 'the same files: the same hash');
+    copy.write(`content/posts/${slug(1)}.md`, entryText(1).replace('## Part 1', '## Part one'));
+    const edited = await hashOf();
+    assert.is.not(edited, first, 'an edited body changes it');
+    renameSync(join(copy.root, `content/posts/${slug(2)}.md`), join(copy.root, `content/posts/${slug(9)}.md`));
+    assert.is.not(await hashOf(), edited, 'a renamed file changes it');
+  } finally {
+    copy.remove();
+  }
+});
 
 pool('the worker renders a body as the main thread does, problems and their lines included', async () => {
   const given = bodies(12).map((item, i) =>

@@ -109,6 +109,35 @@ tracker('the site’s reads (as it loads) are kept apart, for every page', async
   reads.dispose();
 });
 
+tracker('groups each read by its path’s root and first two properties, its object’s own reads with it', () => {
+  const reads = new ContentReads();
+  const content = reads.track('c', { a: { b: { c: { d: 1 } }, e: 2 }, f: [{ g: 3 }] });
+  const { reads: page } = reads.record(() => [
+    content.a.b.c.d,
+    Object.keys(content.a.b.c),
+    Object.getPrototypeOf(content.a.b),
+    content.a.e,
+    'x' in content.a,
+    content.f[0]!.g,
+  ]);
+  const groupOf = (read: string) => {
+    const id = page.ids.find((at) => reads.reads[at]!.startsWith(read));
+    assert.ok(id !== undefined, `${read} was read`);
+    return reads.groupOf(id!);
+  };
+  const ab = groupOf('g["c","a","b"]');
+  for (const read of ['g["c","a","b","c"]', 'g["c","a","b","c","d"]', 'k["c","a","b","c"]', 'p["c","a","b"]'])
+    assert.is(groupOf(read), ab, `${read} is in the group of ["c","a","b"]`);
+  const a = groupOf('g["c","a"]');
+  assert.is(groupOf('h["c","a","x"]'), groupOf('h["c","a","x"]'));
+  assert.is.not(groupOf('h["c","a","x"]'), a, 'a property of ["c","a"] is a group of its own');
+  assert.is.not(groupOf('g["c","a","e"]'), a);
+  assert.is.not(groupOf('g["c","a","e"]'), ab);
+  assert.is(groupOf('g["c","f","0","g"]'), groupOf('g["c","f","0"]'), 'an array item’s reads are its group');
+  assert.is.not(groupOf('g["c","f","0"]'), groupOf('g["c","f"]'));
+  reads.dispose();
+});
+
 const records = suite('content reads: kept renders');
 
 /** Renders of `pages` (name to render) over `before`, stored; then which are unchanged over `after`. */
