@@ -50,12 +50,19 @@ export class MarkdownCollections {
 
   /** More bodies to render than this start a worker thread (default WORKER_FROM). */
   readonly #workerFrom: number | undefined;
+  /** A worker started ahead (see earlyWorker), for the first `prepare`. */
+  #early: MarkdownWorker | undefined;
   readonly #onWorker: WorkerCounts = { bodies: 0, blocks: 0 };
 
-  constructor(paths: ProjectPaths, images: ImageSources, options: { workerFrom?: number } = {}) {
+  constructor(
+    paths: ProjectPaths,
+    images: ImageSources,
+    options: { workerFrom?: number; worker?: MarkdownWorker } = {},
+  ) {
     this.#paths = paths;
     this.#images = images;
     this.#workerFrom = options.workerFrom;
+    this.#early = options.worker;
   }
 
   /** The bodies a worker thread rendered so far, and the code blocks it highlighted (see markdown-pool.ts). */
@@ -138,7 +145,12 @@ export class MarkdownCollections {
    */
   async prepare(): Promise<void> {
     const root = this.#paths.content;
-    if (!existsSync(root)) return;
+    const early = this.#early;
+    this.#early = undefined;
+    if (!existsSync(root)) {
+      early?.stop();
+      return;
+    }
     const listed = readdirSync(root, { withFileTypes: true })
       .filter((entry) => entry.isDirectory())
       .map((folder) => {
@@ -149,7 +161,7 @@ export class MarkdownCollections {
     const unseen = listed
       .flatMap(({ dir, names }) => names.map((name) => relative(this.#paths.root, join(dir, name))))
       .filter((shown) => !this.#rendered.has(shown)).length;
-    const worker = unseen > (this.#workerFrom ?? WORKER_FROM) ? MarkdownWorker.start() : undefined;
+    const worker = early ?? (unseen > (this.#workerFrom ?? WORKER_FROM) ? MarkdownWorker.start() : undefined);
     try {
       await this.#renderAll(this.#changed(listed), worker);
     } finally {

@@ -2,6 +2,8 @@
 // expressions compiled, its tokenizing: most of a body's cost) runs on the worker alone: every code block this thread
 // meets is highlighted there. Both threads take chunks of bodies from one queue, the worker when it has no block to
 // highlight, so they finish together; the renders come back in order, byte for byte what this thread alone makes.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import { toolModule } from '../core/paths.ts';
@@ -129,6 +131,23 @@ export class MarkdownWorker {
   stop(): void {
     void this.#thread.terminate();
   }
+}
+
+/**
+ * The worker of a build whose content folders hold more .md files than `workerFrom` (in a new process, every body is
+ * still to render), started before the pipeline's code loads: Shiki then loads on the other core while this thread
+ * loads React, esbuild and markdown-it, and the worker is ready when the first bodies are. Undefined for fewer files.
+ */
+export function earlyWorker(contentDir: string, workerFrom = WORKER_FROM): MarkdownWorker | undefined {
+  let count = 0;
+  try {
+    for (const folder of readdirSync(contentDir, { withFileTypes: true }))
+      if (folder.isDirectory())
+        count += readdirSync(join(contentDir, folder.name)).filter((file) => file.endsWith('.md')).length;
+  } catch {
+    return undefined; // no content folder: nothing to render
+  }
+  return count > workerFrom ? MarkdownWorker.start() : undefined;
 }
 
 function resolvable(specifier: string): string | undefined {

@@ -13,27 +13,40 @@ import {
 } from './markdown-pool.ts';
 
 const port = parentPort!;
-// Shiki and its regular-expression engine load while the main thread reads the files.
+// Shiki and its regular-expression engine load while the main thread loads its code and reads the files.
 const shiki = highlighterFor([]);
-const task = await new Promise<WorkerTask>((resolve) => port.once('message', resolve));
+let taskCame = false;
+const task = new Promise<WorkerTask>((resolve) =>
+  port.once('message', (message: WorkerTask) => {
+    taskCame = true;
+    resolve(message);
+  }),
+);
 await shiki;
-const { bodies, bounds, next, languages, jobs } = task;
+/**
+ * markdown-it and the rest of markdown.ts, needed when the worker takes a chunk of bodies: with much code to highlight
+ * it may never do, so they load now only if the task has not come (a worker started early has time to spare), else
+ * when the first chunk is taken.
+ */
+let markdown: Promise<typeof import('./markdown.ts')> | undefined;
+if (!taskCame) {
+  markdown = import('./markdown.ts');
+  // A failure to load is met, and ends this worker, when a chunk needs the module.
+  markdown.catch(() => undefined);
+}
+const { bodies, bounds, next, languages, jobs } = await task;
 const highlighter = languages.length > 0 ? await highlighterFor(languages) : undefined;
 
 const reply = (message: WorkerReply) => port.postMessage(message);
 
 /**
- * markdown-it and the rest of markdown.ts, loaded when the worker first takes a chunk: with much code to highlight it
- * never does, and its first blocks are highlighted that much sooner.
- */
-let markdown: typeof import('./markdown.ts') | undefined;
-
-/**
  * A body rendered, or null for the main thread to render: it showed an image after all (images are read through the
  * main thread's store), or its render threw (so that it throws there, as without a worker).
  */
-function render({ file, body, bodyLine }: BodyToRender): RenderedMarkdown | null {
-  const { parseMarkdown, renderParsed } = markdown!;
+function render(
+  { parseMarkdown, renderParsed }: typeof import('./markdown.ts'),
+  { file, body, bodyLine }: BodyToRender,
+): RenderedMarkdown | null {
   let showsImage = false;
   try {
     const rendered = renderParsed(
@@ -70,7 +83,8 @@ for (;;) {
     highlight(waiting.message);
   const chunk = takeChunk(next);
   if (chunk >= bounds.length - 1) break;
-  markdown ??= await import('./markdown.ts');
-  reply({ chunk, renders: bodies.slice(bounds[chunk], bounds[chunk + 1]).map(render) });
+  markdown ??= import('./markdown.ts');
+  const module = await markdown;
+  reply({ chunk, renders: bodies.slice(bounds[chunk], bounds[chunk + 1]).map((body) => render(module, body)) });
 }
 jobs.on('message', highlight);

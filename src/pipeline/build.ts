@@ -113,6 +113,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   }
   // What the last build into this folder wrote, for writing only what changed (nothing without the cache).
   const last = record?.last<PageReport>();
+  // Many Markdown files: their worker thread starts now, loading Shiki on the other core while this one loads the rest.
+  const markdownWorker = (await import('../content/markdown-pool.ts')).earlyWorker(paths.content);
   // Loaded only now: a build with nothing changed needs none of React, esbuild or lightningcss.
   const { Pipeline } = await import('./pipeline.ts');
   const cache = options.cache === false ? PageCache.scratch() : PageCache.open(paths.cache, paths.config, base);
@@ -127,6 +129,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
         ? { write: async (path, data) => void memory.set(path, data) }
         : await OutputFolder.open(options.out, { inPlace: !!last });
   } catch (error) {
+    markdownWorker?.stop();
     await cache.dispose();
     throw error;
   }
@@ -143,6 +146,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     onProgress: onProgress && ((done, total) => onProgress({ step: 'render', done, total })),
     lastRenders: last?.keys.renders,
     stream: writer,
+    markdownWorker,
   });
   try {
     let output: PipelineOutput;
@@ -201,6 +205,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       ms: since(started),
     };
   } finally {
+    // Stopped once its bodies are rendered; this stops it when the build failed before.
+    markdownWorker?.stop();
     await pipeline.dispose();
     await cache.dispose();
   }

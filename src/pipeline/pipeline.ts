@@ -47,6 +47,7 @@ import { ContentReads } from './render-reads.ts';
 import { planRoutes, type PlannedRoute } from './route-plan.ts';
 import { readTree, type OutputFiles } from './write.ts';
 import { MarkdownCollections } from '../content/load.ts';
+import type { MarkdownWorker } from '../content/markdown-pool.ts';
 import { markdownSources } from '../content/links.ts';
 import { resolveRoutes } from '../content/routes.ts';
 import { ImageStore } from '../images/encode.ts';
@@ -102,6 +103,8 @@ export interface PipelineOptions {
    * its files stay as they are, unless its document changed too (then it is rendered again when its document is made).
    */
   lastRenders?: ReadonlyMap<string, string>;
+  /** Build: the Markdown worker, started before this module loaded (see earlyWorker in content/markdown-pool.ts). */
+  markdownWorker?: MarkdownWorker;
   /**
    * Build: takes pages' documents while later pages still render, made with a client bundle of the islands the first
    * pages use (see #renderAll); each page whose final document turns out other is made again at the end.
@@ -284,7 +287,7 @@ export class Pipeline {
     this.#options = options;
     this.#esbuild = options.mode === 'dev' ? new EsbuildCache() : undefined;
     this.#images = new ImageStore(options.paths.cache, options.paths.root);
-    this.#markdown = new MarkdownCollections(options.paths, this.#images.sources);
+    this.#markdown = new MarkdownCollections(options.paths, this.#images.sources, { worker: options.markdownWorker });
     this.#reads = options.mode === 'build' ? new ContentReads() : undefined;
     this.#siteLoader = new SiteLoader(options.paths, { keepContext: options.mode === 'dev', reads: this.#reads });
     // A build's pages wait for the client bundle in a store, never in memory: a scratch one when none is given.

@@ -18,6 +18,7 @@ import { fenceLanguages, parseMarkdown, type RenderedMarkdown, renderParsed } fr
 import {
   type BodyToRender,
   chunkBounds,
+  earlyWorker,
   MarkdownWorker,
   mayShowImage,
   renderBodies,
@@ -153,6 +154,28 @@ const renderedHere = (item: BodyToRender, highlighter: Parameters<typeof renderP
     parseMarkdown(item.body, { ...item, readImage: (file, shown) => images.read(file, shown) }),
     highlighter,
   );
+
+pool('a build with many .md files starts its worker early, and the collections take it', async () => {
+  const copy = manyEntries(30);
+  try {
+    const paths = projectPaths(join(copy.root, 'site.config.ts'));
+    assert.is(earlyWorker(paths.content, 100), undefined, 'no worker for fewer files than the threshold');
+    assert.is(earlyWorker(join(copy.root, 'no-such-folder'), 0), undefined, 'none without a content folder');
+    const worker = earlyWorker(paths.content, 10);
+    assert.ok(worker, 'a worker for more files than the threshold');
+    // Given the early worker, the collections use it whatever their own threshold.
+    const markdown = new MarkdownCollections(paths, new ImageSources(), {
+      workerFrom: Number.POSITIVE_INFINITY,
+      worker,
+    });
+    await markdown.prepare();
+    const loaded = await markdown.load(collections);
+    assert.ok(markdown.onWorker.blocks + markdown.onWorker.bodies > 0, 'the early worker did part of the work');
+    assert.equal(loaded, (await load(copy.root, Number.POSITIVE_INFINITY)).loaded, 'the same entries as without it');
+  } finally {
+    copy.remove();
+  }
+});
 
 pool('the collections’ hash is the same for the same files and another when a text or a name changes', async () => {
   const copy = manyEntries(3);
