@@ -1,7 +1,8 @@
 // Renders many Markdown bodies on this thread and one worker thread together. Shiki (its load, its grammars' regular
 // expressions compiled, its tokenizing: most of a body's cost) runs on the worker alone: every code block this thread
 // meets is highlighted there. Both threads take chunks of bodies from one queue, the worker when it has no block to
-// highlight, so they finish together; the renders come back in order, byte for byte what this thread alone makes.
+// highlight and while the blocks left to it would not outlast this thread's bodies, so they finish together; the renders
+// come back in order, byte for byte what this thread alone makes.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
@@ -47,6 +48,42 @@ export interface WorkerTask {
   languages: string[];
   /** Where this thread sends the code blocks it meets, in batches. */
   jobs: MessagePort;
+  /**
+   * This thread's progress, which the worker weighs before it takes a chunk (see takesChunk): Int32 0 counts the chunks
+   * this thread rendered (notified after each, its blocks sent first), Float64 1 its milliseconds per body so far.
+   * Without it the worker takes a chunk whenever it has no block to highlight.
+   */
+  progress?: SharedArrayBuffer;
+}
+
+/** What the worker weighs before it takes the next chunk of bodies (see takesChunk). */
+export interface ChunkChoice {
+  /** Code blocks the worker has still to highlight, those not yet sent included (an estimate: see fenceCount). */
+  blocksLeft: number;
+  /** The worker's milliseconds per block so far; undefined before its first. */
+  msPerBlock: number | undefined;
+  /** The main thread's milliseconds per body so far; undefined before its first chunk. */
+  msPerBody: number | undefined;
+  /** The bodies of the chunks no thread has taken yet, and of the next of them. */
+  bodiesLeft: number;
+  chunkBodies: number;
+}
+
+/**
+ * Whether the worker takes the next chunk rather than wait for blocks. It alone highlights, so it takes one only while
+ * its blocks left and the chunk would not take it longer than the main thread takes over the bodies left after that
+ * chunk: greedier, it ended with blocks the main thread waited for. With blocks left it waits until both rates are
+ * known; with none it always takes one.
+ */
+export function takesChunk({ blocksLeft, msPerBlock, msPerBody, bodiesLeft, chunkBodies }: ChunkChoice): boolean {
+  if (blocksLeft <= 0) return true;
+  if (msPerBlock === undefined || msPerBody === undefined) return false;
+  return blocksLeft * msPerBlock + chunkBodies * msPerBody <= (bodiesLeft - chunkBodies) * msPerBody;
+}
+
+/** The code blocks of a body, about: half its fence lines (an unclosed fence counts as one). */
+export function fenceCount(body: string): number {
+  return Math.ceil((body.match(/^[ \t]{0,3}(?:`{3,}|~{3,})/gm)?.length ?? 0) / 2);
 }
 
 /** A batch of code blocks to highlight; `first` numbers the first of them. */
@@ -113,12 +150,15 @@ export class MarkdownWorker {
    * TypeScript module: on Node 20 tsx registers its loader on the main thread only, so the worker registers it first.
    * A worker that cannot load fails on its thread, and the bodies are rendered here.
    */
-  static start(module = toolModule('content/markdown-worker')): MarkdownWorker {
+  static start(module = toolModule('content/markdown-worker'), ahead?: WorkerAhead): MarkdownWorker {
     const tsx = module.endsWith('.ts') ? resolvable('tsx/esm/api') : undefined;
-    if (!tsx) return new MarkdownWorker(new Worker(module));
+    if (!tsx) return new MarkdownWorker(new Worker(module, { workerData: ahead }));
     const register = `import(${JSON.stringify(tsx)}).then(({ register }) => register())`;
     return new MarkdownWorker(
-      new Worker(`${register}.then(() => import(${JSON.stringify(pathToFileURL(module).href)}))`, { eval: true }),
+      new Worker(`${register}.then(() => import(${JSON.stringify(pathToFileURL(module).href)}))`, {
+        eval: true,
+        workerData: ahead,
+      }),
     );
   }
 
@@ -136,18 +176,20 @@ export class MarkdownWorker {
 /**
  * The worker of a build whose content folders hold more .md files than `workerFrom` (in a new process, every body is
  * still to render), started before the pipeline's code loads: Shiki then loads on the other core while this thread
- * loads React, esbuild and markdown-it, and the worker is ready when the first bodies are. Undefined for fewer files.
+ * loads React, esbuild and markdown-it, and the worker highlights the files' code ahead (see highlightAhead in
+ * markdown-worker.ts) until the first bodies come. Undefined for fewer files.
  */
 export function earlyWorker(contentDir: string, workerFrom = WORKER_FROM): MarkdownWorker | undefined {
-  let count = 0;
+  const files: string[] = [];
   try {
     for (const folder of readdirSync(contentDir, { withFileTypes: true }))
       if (folder.isDirectory())
-        count += readdirSync(join(contentDir, folder.name)).filter((file) => file.endsWith('.md')).length;
+        for (const file of readdirSync(join(contentDir, folder.name)))
+          if (file.endsWith('.md')) files.push(join(contentDir, folder.name, file));
   } catch {
     return undefined; // no content folder: nothing to render
   }
-  return count > workerFrom ? MarkdownWorker.start() : undefined;
+  return files.length > workerFrom ? MarkdownWorker.start(undefined, { files }) : undefined;
 }
 
 function resolvable(specifier: string): string | undefined {
@@ -156,6 +198,24 @@ function resolvable(specifier: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** What a worker started early is given (see earlyWorker): the Markdown files whose code it may highlight ahead. */
+export interface WorkerAhead {
+  files: string[];
+}
+
+/**
+ * The code blocks of a Markdown text as markdown-it most often finds them (a fence at the start of a line, closed by
+ * the same fence), each as its highlighter is asked for it: the code with its last newline, and the fence's first word.
+ * A guess, for highlighting ahead: a block found otherwise (indented in a list, an info string with escapes) is simply
+ * not among them, and highlighted when asked.
+ */
+export function likelyBlocks(text: string): HighlightJob[] {
+  return [...text.matchAll(/^(`{3,}|~{3,})([^\n`]*)\n([\s\S]*?)^\1[ \t]*$/gm)].map((match) => [
+    match[3]!,
+    match[2]!.trim().split(/\s+/)[0] ?? '',
+  ]);
 }
 
 /** What the worker did: the bodies it rendered and the code blocks it highlighted for this thread. */
@@ -197,6 +257,9 @@ async function renderShared(
   const bounds = chunkBounds(shared.length);
   const chunks = bounds.length - 1;
   const next = new SharedArrayBuffer(4);
+  const progress = new SharedArrayBuffer(16);
+  const chunksHere = new Int32Array(progress, 0, 1);
+  const msPerBody = new Float64Array(progress, 8, 1);
   const deferred = new DeferredHighlighter();
   const highlighter = languages.length > 0 ? deferred : undefined;
   /** The highlighted blocks, by job. */
@@ -227,7 +290,13 @@ async function renderShared(
     renders[index] = renderHere(index, highlighter);
     here.push(index);
   };
-  worker.run({ bodies: shared.map((index) => bodies[index]!), bounds, next, languages, jobs: workerJobs }, (reply) => {
+  /** Tells a worker waiting to choose (see takesChunk) that this thread rendered a chunk, or ran out of them. */
+  const advance = () => {
+    Atomics.add(chunksHere, 0, 1);
+    Atomics.notify(chunksHere, 0);
+  };
+  const task = { bodies: shared.map((index) => bodies[index]!), bounds, next, languages, jobs: workerJobs, progress };
+  worker.run(task, (reply) => {
     if ('chunk' in reply) {
       reply.renders.forEach((rendered, offset) => {
         if (!rendered) return;
@@ -252,13 +321,21 @@ async function renderShared(
       if (!own.has(index)) render(index);
     });
     sendJobs();
+    let renderedMs = 0;
+    let renderedBodies = 0;
     for (let chunk = takeChunk(next); chunk < chunks; chunk = takeChunk(next)) {
+      const began = performance.now();
       for (let at = bounds[chunk]!; at < bounds[chunk + 1]!; at += 1) render(shared[at]!);
+      renderedMs += performance.now() - began;
+      renderedBodies += bounds[chunk + 1]! - bounds[chunk]!;
+      msPerBody[0] = renderedMs / renderedBodies;
       chunksLeft -= 1;
       sendJobs();
+      advance();
       // Lets the worker's replies in between, rather than all at the end.
       await new Promise((resolve) => setImmediate(resolve));
     }
+    advance();
     ownDone = true;
     check();
     await settled;

@@ -19,9 +19,12 @@ import {
   type BodyToRender,
   chunkBounds,
   earlyWorker,
+  fenceCount,
+  likelyBlocks,
   MarkdownWorker,
   mayShowImage,
   renderBodies,
+  takesChunk,
   type WorkerReply,
 } from '../../src/content/markdown-pool.ts';
 import { ImageSources } from '../../src/images/source.ts';
@@ -315,6 +318,47 @@ pool('a body that shows an image is always seen as one (never missed, sometimes 
   }
   assert.ok(mayShowImage('<IMG src="x.png">'), 'raw <img> stays on the main thread too');
 });
+
+pool('the worker takes a chunk only while its blocks left would not outlast the main thread’s bodies', () => {
+  const choice = { blocksLeft: 100, msPerBlock: 1, msPerBody: 0.5, bodiesLeft: 1000, chunkBodies: 100 };
+  // 100 blocks and a chunk: 150 ms on the worker, against 450 ms of bodies left to the main thread.
+  assert.ok(takesChunk(choice), 'few blocks left: the worker helps with the bodies');
+  // 1,000 blocks: 1,050 ms against 450 ms; the main thread would wait for the blocks at the end.
+  assert.not.ok(takesChunk({ ...choice, blocksLeft: 1000 }), 'many blocks left: the worker highlights');
+  assert.ok(takesChunk({ ...choice, blocksLeft: 0, msPerBlock: undefined }), 'no block: always');
+  assert.not.ok(takesChunk({ ...choice, msPerBody: undefined }), 'blocks left and no rate known: it waits');
+  assert.not.ok(takesChunk({ ...choice, msPerBlock: undefined }), 'before its first block: it waits');
+});
+
+pool(
+  'the blocks highlighted ahead are the fences markdown-it finds, with the code and language it is asked for',
+  () => {
+    const text = '---\ntitle: T\n---\n\nText\n\n```ts {1}\nconst a = 1;\n\n```\n\n~~~~\nplain ``` here\n~~~~\n';
+    const blocks = likelyBlocks(text);
+    assert.equal(blocks, [
+      ['const a = 1;\n\n', 'ts'],
+      ['plain ``` here\n', ''],
+    ]);
+    const asked: Array<[string, string]> = [];
+    renderParsed(
+      parseMarkdown(text, {
+        file: '/x.md',
+        bodyLine: 1,
+        readImage: () => {
+          throw new Error('no image here');
+        },
+      }),
+      {
+        highlight: (code, lang) => {
+          asked.push([code, lang]);
+          return '';
+        },
+      },
+    );
+    assert.equal(blocks, asked, 'each as markdown-it asks the highlighter for it');
+    assert.is(fenceCount(text), 2);
+  },
+);
 
 pool('chunks cover every body once, big first and small last', () => {
   for (const count of [1, 17, 250, 4000]) {
