@@ -242,7 +242,7 @@ export function escapeSingleQuotedAttribute(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/'/g, '&#39;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** Every link and id of the page, read in one pass of htmlparser2's tokenizer: no document is built. */
+/** Every link and id of the page, read in one scan of its HTML (see scanHtml): no document is built. */
 export function collectLinks(html: string): { links: string[]; ids: string[] } {
   const { reader, found } = linkReader();
   scanHtml(html, [reader]);
@@ -250,17 +250,21 @@ export function collectLinks(html: string): { links: string[]; ids: string[] } {
 }
 
 /**
- * What reads a page's links and ids as it is parsed (see scanHtml): `found` fills in as the parse goes. The one owner
- * of which of a page's attributes are its links and ids, whether the page is parsed for them alone or for more.
+ * What reads a page's links and ids as it is scanned (see scanHtml): `found` fills in as the scan goes. The one owner
+ * of which of a page's attributes are its links and ids, whether the page is scanned for them alone or for more.
  */
 export function linkReader(): { reader: HtmlReader; found: { links: string[]; ids: string[] } } {
   const links: string[] = [];
   const ids: string[] = [];
   return {
     reader: {
-      onopentag(name, attributes) {
-        if ((name === 'a' || name === 'area') && attributes.href !== undefined) links.push(attributes.href);
-        if (attributes.id !== undefined) ids.push(attributes.id);
+      open(name, attributes) {
+        if (name === 'a' || name === 'area') {
+          const href = attributes.get('href');
+          if (href !== undefined) links.push(href);
+        }
+        const id = attributes.get('id');
+        if (id !== undefined) ids.push(id);
       },
     },
     found: { links, ids },
