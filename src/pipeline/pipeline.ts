@@ -609,7 +609,16 @@ export class Pipeline {
           return read.found;
         };
         const render = () =>
-          renderPage(plan.route, { ...props, path: plan.path }, { base, images: this.#imageReader(), collect });
+          renderPage(
+            plan.route,
+            { ...props, path: plan.path },
+            {
+              base,
+              images: this.#imageReader(),
+              collect,
+              memo: reads && ((value, compute) => reads.memo(value, compute)),
+            },
+          );
         // Its head may hold content objects: kept as plain data, read whole within the render.
         const made = reads?.record(() => {
           const rendered = render();

@@ -154,6 +154,9 @@ export class ContentReads {
   readonly #mark: number[] = [];
   #recording: Recording | undefined;
   #serial = 0;
+  /** Counts the writes through the Proxies: a result kept by `memo` stands while it is the same. */
+  #writes = 0;
+  readonly #memos = new WeakMap<object, { result: unknown; writes: number; reads: PageReads }>();
   /** The reads made as the site loaded. */
   #site: PageReads = { ids: [], opaque: false };
 
@@ -221,6 +224,30 @@ export class ContentReads {
     } finally {
       this.#recording = outer;
     }
+  }
+
+  /**
+   * What `compute` makes of `value`, a content object it reads and nothing else, made once while nothing is written to
+   * the content: each later page's recording is given the reads the first made, as if it had read them itself. Island
+   * props are the same content objects on every page, and reading them whole through the Proxies cost as much as
+   * rendering. Anything not one of this tracker's Proxies is computed every time.
+   */
+  memo<T>(value: object, compute: () => T): T {
+    if (!this.#byProxy.has(value)) return compute();
+    let kept = this.#memos.get(value);
+    if (!kept || kept.writes !== this.#writes) {
+      const writes = this.#writes;
+      const made = this.record(compute);
+      kept = { result: made.value, writes, reads: made.reads };
+      // A compute that wrote to the content read it as it was before: kept for no one.
+      if (writes === this.#writes) this.#memos.set(value, kept);
+    }
+    const recording = this.#recording;
+    if (recording) {
+      for (const id of kept.reads.ids) this.#add(recording, id);
+      if (kept.reads.opaque) recording.opaque = true;
+    }
+    return kept.result as T;
   }
 
   /**
@@ -293,6 +320,7 @@ export class ContentReads {
   /** A write to `target`: the render that made it cannot be recorded, and what its Proxy remembers of it is forgotten. */
   #written(target: object): void {
     this.#opaque();
+    this.#writes += 1;
     const meta = this.#byTarget.get(target)!;
     for (const last of meta.last) last?.clear();
     meta.fast?.clear();

@@ -52,7 +52,15 @@ export interface RenderOptions {
    * last build, reading them being a large part of a render.
    */
   collect?: (html: string) => { links: string[]; ids: string[] };
+  /**
+   * What a build gives to make a content object's JSON once for every page whose island props hold it (see
+   * ContentReads.memo); without it, made each time.
+   */
+  memo?: PropsMemo;
 }
+
+/** Makes what `compute` makes of `value` (a value of an island's props), or gives what it made before. */
+export type PropsMemo = <T>(value: object, compute: () => T) => T;
 
 export function renderPage(route: Route, props: PageProps, options: RenderOptions = {}): RenderedPage {
   const base = options.base ?? '/';
@@ -90,7 +98,7 @@ export function renderPage(route: Route, props: PageProps, options: RenderOption
     const { definition, props: islandProps, children } = uses[index]!;
     const placeholder = `<site-island data-island-slot="${index}"></site-island>`;
     html = html.replace(placeholder, () =>
-      renderIsland(route.path, definition, islandProps, index, base, { registry, children }),
+      renderIsland(route.path, definition, islandProps, index, base, { registry, children }, options.memo),
     );
   }
   if (images.length > 0) html = settlePriority(html);
@@ -127,6 +135,7 @@ export function renderIsland(
   index: number,
   base = '/',
   markup?: BehaviourMarkup,
+  memo?: PropsMemo,
 ): string {
   const { name, hydrate, media, targets } = definition;
   const behaviour = isBehaviour(definition);
@@ -148,7 +157,7 @@ export function renderIsland(
       `${kind} "${name}" on ${path}: hydrate "media" needs a media query, e.g. { hydrate: 'media', media: '(min-width: 768px)' }.`,
     );
   }
-  const json = serializeProps(name, path, props, kind);
+  const json = serializeProps(name, path, props, kind, memo);
   const id = `i${index}-`;
   let inner: string;
   try {
@@ -178,13 +187,19 @@ function withContext(base: string, element: ReactElement): ReactElement {
   return createElement(BaseContext.Provider, { value: base }, element);
 }
 
-/** JSON of the island's props; anything JSON cannot carry faithfully is an error, not a silent loss. */
+/**
+ * JSON of the island's props; anything JSON cannot carry faithfully is an error, not a silent loss. With `memo`, the
+ * JSON of each object among the props is made once (see RenderOptions.memo).
+ */
 export function serializeProps(
   name: string,
   path: string,
   props: unknown,
   kind: 'Island' | 'Behaviour' = 'Island',
+  memo?: PropsMemo,
 ): string {
+  const json = memo ? propsJson(props, memo) : undefined;
+  if (json !== undefined) return json;
   const problem = findUnserializable(props, 'props');
   if (problem) {
     const inside = kind === 'Island' ? 'the island component' : "the behaviour's mount function";
@@ -193,6 +208,30 @@ export function serializeProps(
     );
   }
   return JSON.stringify(props ?? {});
+}
+
+/**
+ * JSON.stringify(props) made value by value, each object's JSON by `memo`; undefined when the props are not a plain
+ * object or a value is not JSON data (then serializeProps finds what, for its message).
+ */
+function propsJson(props: unknown, memo: PropsMemo): string | undefined {
+  if (props === undefined || props === null) return '{}';
+  if (typeof props !== 'object' || Array.isArray(props) || Object.getPrototypeOf(props) !== Object.prototype)
+    return undefined;
+  const parts: string[] = [];
+  for (const key of Object.keys(props)) {
+    const value = (props as Record<string, unknown>)[key];
+    if (value === undefined) continue;
+    const json =
+      typeof value === 'object' && value !== null
+        ? memo(value, () => (findUnserializable(value, `props.${key}`) ? undefined : JSON.stringify(value)))
+        : findUnserializable(value, `props.${key}`)
+          ? undefined
+          : JSON.stringify(value);
+    if (json === undefined) return undefined;
+    parts.push(`${JSON.stringify(key)}:${json}`);
+  }
+  return `{${parts.join(',')}}`;
 }
 
 function findUnserializable(value: unknown, at: string): { at: string; what: string } | null {
@@ -242,7 +281,7 @@ export function escapeSingleQuotedAttribute(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/'/g, '&#39;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** Every link and id of the page, read in one pass of htmlparser2's tokenizer: no document is built. */
+/** Every link and id of the page, read in one scan of its HTML (see scanHtml): no document is built. */
 export function collectLinks(html: string): { links: string[]; ids: string[] } {
   const { reader, found } = linkReader();
   scanHtml(html, [reader]);
@@ -250,17 +289,21 @@ export function collectLinks(html: string): { links: string[]; ids: string[] } {
 }
 
 /**
- * What reads a page's links and ids as it is parsed (see scanHtml): `found` fills in as the parse goes. The one owner
- * of which of a page's attributes are its links and ids, whether the page is parsed for them alone or for more.
+ * What reads a page's links and ids as it is scanned (see scanHtml): `found` fills in as the scan goes. The one owner
+ * of which of a page's attributes are its links and ids, whether the page is scanned for them alone or for more.
  */
 export function linkReader(): { reader: HtmlReader; found: { links: string[]; ids: string[] } } {
   const links: string[] = [];
   const ids: string[] = [];
   return {
     reader: {
-      onopentag(name, attributes) {
-        if ((name === 'a' || name === 'area') && attributes.href !== undefined) links.push(attributes.href);
-        if (attributes.id !== undefined) ids.push(attributes.id);
+      open(name, attributes) {
+        if (name === 'a' || name === 'area') {
+          const href = attributes.get('href');
+          if (href !== undefined) links.push(href);
+        }
+        const id = attributes.get('id');
+        if (id !== undefined) ids.push(id);
       },
     },
     found: { links, ids },

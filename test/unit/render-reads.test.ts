@@ -138,6 +138,34 @@ tracker('groups each read by its path’s root and first two properties, its obj
   reads.dispose();
 });
 
+tracker('a memo is made once, and gives each later recording the reads it made, until the content is written', () => {
+  const reads = new ContentReads();
+  const content = reads.track('c', { copy: { title: 'Stay', lines: ['a'] }, other: 1 });
+  let made = 0;
+  const json = () => {
+    made += 1;
+    return JSON.stringify(content.copy);
+  };
+  const first = reads.record(() => reads.memo(content.copy, json));
+  const second = reads.record(() => reads.memo(content.copy, json));
+  assert.is(first.value, '{"title":"Stay","lines":["a"]}');
+  assert.is(second.value, first.value);
+  assert.is(made, 1, 'made once');
+  assert.equal(readsOf(reads, second.reads), readsOf(reads, first.reads), 'the second page read what the first did');
+  assert.ok(readsOf(reads, second.reads).includes('g["c","copy","lines","0"] = sa'));
+  // A write through the content (here outside any render) and the memo is made again, from the content as it is.
+  (content.copy as { title: string }).title = 'Go';
+  const third = reads.record(() => reads.memo(content.copy, json));
+  assert.is(made, 2);
+  assert.is(third.value, '{"title":"Go","lines":["a"]}');
+  assert.is(
+    reads.memo({ plain: true }, () => 'not tracked'),
+    'not tracked',
+    'other objects: computed each time',
+  );
+  reads.dispose();
+});
+
 const records = suite('content reads: kept renders');
 
 /** Renders of `pages` (name to render) over `before`, stored; then which are unchanged over `after`. */

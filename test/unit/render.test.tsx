@@ -3,7 +3,7 @@ import { useId } from 'react';
 import { renderToString } from 'react-dom/server';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { renderIsland, renderPage, serializeProps } from '../../src/pipeline/render.tsx';
+import { type PropsMemo, renderIsland, renderPage, serializeProps } from '../../src/pipeline/render.tsx';
 import { IslandError } from '../../src/core/errors.ts';
 import { behaviour, island } from '../../src/island.tsx';
 import type { Route } from '../../src/core/routes.ts';
@@ -220,6 +220,42 @@ props('a React element or class instance is refused, undefined fields are droppe
   assert.throws(() => serializeProps('x', '/', { child: <b /> }), /a React element/);
   assert.throws(() => serializeProps('x', '/', { when: new Date(0) }), /a Date instance/);
   assert.is(serializeProps('x', '/', { a: undefined, b: 1 }), '{"b":1}');
+});
+
+props('made value by value with a memo, the JSON and every refusal are the same as without', () => {
+  const made: unknown[] = [];
+  const memo: PropsMemo = (value, compute) => {
+    made.push(value);
+    return compute();
+  };
+  const copy = { title: 'Stay', toast: { title: 'Thanks', lines: ['a', 'b'] } };
+  const cases: unknown[] = [
+    { copy, labelledBy: 'x', count: 3, none: null, skipped: undefined },
+    {},
+    undefined,
+    { 'quoted "key"': [1, 'two', { three: true }], '2': 'numeric keys first' },
+  ];
+  for (const props of cases)
+    assert.is(serializeProps('x', '/', props, 'Island', memo), serializeProps('x', '/', props), JSON.stringify(props));
+  assert.ok(made.includes(copy), 'each object among the props is given to the memo');
+  for (const props of [
+    { items: [{ onClick: () => 1 }] },
+    { child: <b /> },
+    { when: new Date(0) },
+    { n: Number.NaN },
+    { list: [1, undefined] },
+  ]) {
+    const message = (memo?: PropsMemo) => {
+      try {
+        serializeProps('menu', '/contact', props, 'Island', memo);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return 'no error';
+    };
+    assert.is(message(memo), message(), JSON.stringify(Object.keys(props)));
+    assert.match(message(memo), /^Island "menu" on \/contact: props\./);
+  }
 });
 
 props('a media island without a query is refused', () => {

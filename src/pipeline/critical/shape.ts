@@ -21,35 +21,38 @@ export function pageShape(html: string, matched: ReadonlySet<string>): string {
 }
 
 /**
- * What reads a page's shape (see pageShape) as it is parsed (see scanHtml), beside other readers of the same parse;
- * `shape()` gives its hash once the parse has ended.
+ * What reads a page's shape (see pageShape) as it is scanned (see scanHtml), beside other readers of the same scan;
+ * `shape()` gives its hash once the scan has ended. The tags are read as written, self-closing or not, which tells
+ * the tree as well as the tree would.
  */
 export function shapeReader(matched: ReadonlySet<string>): { reader: HtmlReader; shape: () => string } {
-  // One string hashed once: many small hash updates cost more than the parse.
+  // One string hashed once: many small hash updates cost more than the scan.
   let shape = '';
   let text = '';
   const flush = () => {
     shape += text;
     text = '';
   };
+  const classes = namedClassesOf(matched);
   return {
     reader: {
-      onopentag(name, attributes) {
+      open(name, attributes, selfClosing) {
         flush();
         shape += `<${name}`;
-        for (const key in attributes) {
-          const value = attributes[key]!;
+        for (let i = 0; i < attributes.length; i++) {
+          const key = attributes.names[i]!;
+          const value = attributes.values[i]!;
           if (matched.has(key)) shape += ` ${key}=${JSON.stringify(value)}`;
           else if (key === 'id') shape += matched.has(`#${value}`) ? ` id=${JSON.stringify(value)}` : ' id';
-          else if (key === 'class') shape += ` class=${JSON.stringify(namedClasses(value, matched))}`;
+          else if (key === 'class') shape += ` class=${JSON.stringify(classes(value))}`;
           else shape += ` ${key}`;
         }
-        shape += '>';
+        shape += selfClosing ? '/>' : '>';
       },
-      ontext(data) {
-        if (text !== 'x') text = /\S/.test(data) ? 'x' : data ? ' ' : text;
+      text(data) {
+        if (text !== 'x') text = /\S/.test(data) ? 'x' : ' ';
       },
-      onclosetag(name) {
+      close(name) {
         flush();
         shape += `</${name}>`;
       },
@@ -61,11 +64,28 @@ export function shapeReader(matched: ReadonlySet<string>): { reader: HtmlReader;
   };
 }
 
-/** The classes of a `class` attribute that the stylesheet names, in their order. */
-function namedClasses(value: string, matched: ReadonlySet<string>): string {
-  let named = '';
-  for (const name of value.split(/[ \t\n\f\r]+/)) if (name && matched.has(`.${name}`)) named += ` ${name}`;
-  return named;
+/** At most this many `class` values are remembered per stylesheet (see namedClassesOf). */
+const CLASS_VALUES_KEPT = 10_000;
+const namedClassesBySheet = new WeakMap<ReadonlySet<string>, Map<string, string>>();
+
+/**
+ * The classes of a `class` attribute that the stylesheet names, in their order. Pages of one template repeat the same
+ * `class` values, so each value's answer is remembered for the stylesheet's names (`matched`).
+ */
+function namedClassesOf(matched: ReadonlySet<string>): (value: string) => string {
+  let known = namedClassesBySheet.get(matched);
+  if (!known) namedClassesBySheet.set(matched, (known = new Map()));
+  const remembered = known;
+  return (value) => {
+    let named = remembered.get(value);
+    if (named === undefined) {
+      named = '';
+      for (const name of value.split(/[ \t\n\f\r]+/)) if (name && matched.has(`.${name}`)) named += ` ${name}`;
+      if (remembered.size >= CLASS_VALUES_KEPT) remembered.clear();
+      remembered.set(value, named);
+    }
+    return named;
+  };
 }
 
 /**
