@@ -235,17 +235,21 @@ export class ContentReads {
   memo<T>(value: object, compute: () => T): T {
     if (!this.#byProxy.has(value)) return compute();
     let kept = this.#memos.get(value);
+    const recording = this.#recording;
+    let made = false;
     if (!kept || kept.writes !== this.#writes) {
       const writes = this.#writes;
-      const made = this.record(compute);
-      kept = { result: made.value, writes, reads: made.reads };
+      const { value: result, reads } = this.record(compute);
+      kept = { result, writes, reads };
+      made = true;
       // A compute that wrote to the content read it as it was before: kept for no one.
       if (writes === this.#writes) this.#memos.set(value, kept);
     }
-    const recording = this.#recording;
     if (recording) {
       for (const id of kept.reads.ids) this.#add(recording, id);
       if (kept.reads.opaque) recording.opaque = true;
+      // The compute's own recording marked the reads as its own: one this recording had made already was added again.
+      if (made) recording.ids = [...new Set(recording.ids)];
     }
     return kept.result as T;
   }
