@@ -1,7 +1,7 @@
 // Loads the Markdown collections declared in content/schema.ts: reads each folder, checks every entry's frontmatter
 // against its schema and renders its body, then fails once with every entry's problems, or returns the entries.
 import { createHash, hash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { z } from 'zod';
 import { ContentError } from '../core/errors.ts';
@@ -9,6 +9,7 @@ import type { ProjectPaths } from '../core/paths.ts';
 import { describeIssue } from '../core/validate.ts';
 import type { ImageSources } from '../images/source.ts';
 import { type Entry, isMarkdownCollection, type MarkdownCollection } from './collection.ts';
+import { type MarkdownFolder, markdownFolders, markdownNames } from './files.ts';
 import { type Frontmatter, FrontmatterError, splitFrontmatter } from './frontmatter.ts';
 import { fenceLanguages, parseMarkdown, type RenderedMarkdown, renderParsed } from './markdown.ts';
 import { MarkdownWorker, renderBodies, WORKER_FROM, type WorkerCounts } from './markdown-pool.ts';
@@ -151,12 +152,7 @@ export class MarkdownCollections {
       early?.stop();
       return;
     }
-    const listed = readdirSync(root, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory())
-      .map((folder) => {
-        const dir = join(root, folder.name);
-        return { dir, names: markdownNames(dir) };
-      });
+    const listed = markdownFolders(root);
     // Many entries never rendered (a first build): the worker starts now, loading while the files are read.
     const unseen = listed
       .flatMap(({ dir, names }) => names.map((name) => relative(this.#paths.root, join(dir, name))))
@@ -170,7 +166,7 @@ export class MarkdownCollections {
   }
 
   /** The bodies of `listed`'s files never rendered or changed since; keeps the files' texts for `load`. */
-  #changed(listed: Array<{ dir: string; names: string[] }>): Pending[] {
+  #changed(listed: MarkdownFolder[]): Pending[] {
     const pending: Pending[] = [];
     this.#read.clear();
     for (const { dir, names } of listed) {
@@ -293,13 +289,6 @@ interface MarkdownFiles {
   /** The folder's .md file names, sorted. */
   names: string[];
   texts: string[];
-}
-
-/** The .md files of a folder, sorted. */
-function markdownNames(dir: string): string[] {
-  return readdirSync(dir)
-    .filter((file) => file.endsWith('.md'))
-    .sort();
 }
 
 /**

@@ -3,11 +3,11 @@
 // meets is highlighted there. Both threads take chunks of bodies from one queue, the worker when it has no block to
 // highlight and while the blocks left to it would not outlast this thread's bodies, so they finish together; the renders
 // come back in order, byte for byte what this thread alone makes.
-import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import { toolModule } from '../core/paths.ts';
+import { markdownFolders } from './files.ts';
 import { DeferredHighlighter, fillHighlights, type HighlightJob } from './deferred-highlight.ts';
 import { type CodeHighlighter, highlighterFor } from './highlight.ts';
 import type { RenderedMarkdown } from './markdown.ts';
@@ -180,12 +180,9 @@ export class MarkdownWorker {
  * markdown-worker.ts) until the first bodies come. Undefined for fewer files.
  */
 export function earlyWorker(contentDir: string, workerFrom = WORKER_FROM): MarkdownWorker | undefined {
-  const files: string[] = [];
+  let files: string[];
   try {
-    for (const folder of readdirSync(contentDir, { withFileTypes: true }))
-      if (folder.isDirectory())
-        for (const file of readdirSync(join(contentDir, folder.name)))
-          if (file.endsWith('.md')) files.push(join(contentDir, folder.name, file));
+    files = markdownFolders(contentDir).flatMap(({ dir, names }) => names.map((name) => join(dir, name)));
   } catch {
     return undefined; // no content folder: nothing to render
   }

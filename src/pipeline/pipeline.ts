@@ -25,7 +25,7 @@ import { checkTemplate } from './document.ts';
 import { EsbuildCache } from './esbuild-cache.ts';
 import { findModule, type ProjectPaths } from '../core/paths.ts';
 import type { ImageJob } from '../images/plan.ts';
-import { linkReader, renderPage, type IslandUse, type RenderedPage } from './render.tsx';
+import { linkReader, type PropsMemo, renderPage, type IslandUse, type RenderedPage } from './render.tsx';
 import { matchedAttributes, pageShape, shapeReader } from './critical/shape.ts';
 import { scanHtml } from './html-scan.ts';
 import { ParsedContent, SiteLoader, validateContent } from './site-module.ts';
@@ -565,6 +565,8 @@ export class Pipeline {
     const props = { site: this.#config!.site, content: site.pageContent };
     const reads = this.#reads;
     const records = reads && new ReadRecords(reads, cache.reads());
+    // Island props' content objects, made into JSON once for every page (see ContentReads.memo).
+    const memo: PropsMemo | undefined = reads && ((value, compute) => reads.memo(value, compute));
     const siteKey = siteRenderKey(
       site.code,
       this.#config,
@@ -616,7 +618,7 @@ export class Pipeline {
               base,
               images: this.#imageReader(),
               collect,
-              memo: reads && ((value, compute) => reads.memo(value, compute)),
+              memo,
             },
           );
         // Its head may hold content objects: kept as plain data, read whole within the render.

@@ -222,12 +222,8 @@ function propsJson(props: unknown, memo: PropsMemo): string | undefined {
   for (const key of Object.keys(props)) {
     const value = (props as Record<string, unknown>)[key];
     if (value === undefined) continue;
-    const json =
-      typeof value === 'object' && value !== null
-        ? memo(value, () => (findUnserializable(value, `props.${key}`) ? undefined : JSON.stringify(value)))
-        : findUnserializable(value, `props.${key}`)
-          ? undefined
-          : JSON.stringify(value);
+    const made = () => (findUnserializable(value, `props.${key}`) ? undefined : JSON.stringify(value));
+    const json = typeof value === 'object' && value !== null ? memo(value, made) : made();
     if (json === undefined) return undefined;
     parts.push(`${JSON.stringify(key)}:${json}`);
   }
