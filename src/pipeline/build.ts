@@ -120,6 +120,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const cache = options.cache === false ? PageCache.scratch() : PageCache.open(paths.cache, paths.config, base);
   // Without precompression nothing is compressed: no .br/.gz written, and the budgets (brotli sizes) are not checked.
   const compressor = options.precompress === false ? undefined : new Compressor({ store: cache });
+  compressor?.warm();
   const onProgress = options.onProgress;
   const memory: OutputFiles = new Map();
   let sink: OutputSink;
@@ -248,6 +249,12 @@ export class PageWriter implements PageStream {
   readonly #keys: string[] = [];
   /** What each set of scripts weighs, by its entry and files. */
   readonly #scripts = new Map<string, Promise<PageReport['js']>>();
+  /**
+   * The pages written before their scripts' weight was known, by that weight: filled in by `finish`. A batch does not
+   * wait for it: the scripts' brotli (quality 11, the first time a set is seen) would hold every batch under way, and
+   * the render with them.
+   */
+  readonly #weighing = new Map<Promise<PageReport['js']>, number[]>();
   #batch: Batch = [];
   readonly #running = new Set<Promise<void>>();
   #failure: { error: unknown } | undefined;
@@ -295,6 +302,11 @@ export class PageWriter implements PageStream {
     this.#dispatch();
     await this.settled();
     this.#throwIfFailed();
+    for (const [weight, indexes] of this.#weighing) {
+      const js = await weight;
+      for (const index of indexes) this.#reports[index]!.js = js;
+    }
+    this.#weighing.clear();
     this.#onProgress?.({ step: 'write', done: pages.length, total: pages.length });
     return this.#reports;
   }
@@ -336,7 +348,7 @@ export class PageWriter implements PageStream {
     const written: Promise<void> = Promise.all(
       batch.map(async ({ page, index, key, js, html, criticalBytes, ms }) => {
         const raw = byteLength(html);
-        const [brotli, weight] = await Promise.all([writePage(this.#sink, page.file, html, raw, this.#compressor), js]);
+        const brotli = await writePage(this.#sink, page.file, html, raw, this.#compressor);
         if (reuse)
           for (const file of this.#compressor && shouldPrecompress(page.file, raw)
             ? [page.file, `${page.file}.br`, `${page.file}.gz`]
@@ -348,9 +360,13 @@ export class PageWriter implements PageStream {
           file: page.file,
           html: { raw, brotli },
           inlineCss: { raw: criticalBytes },
-          js: weight,
+          // Filled in by `finish`, once the scripts' weight is known (see #weighing).
+          js: { raw: 0, brotli: 0, files: 0 },
           ms: Math.round(ms * 10) / 10,
         };
+        let weighing = this.#weighing.get(js);
+        if (!weighing) this.#weighing.set(js, (weighing = []));
+        weighing.push(index);
       }),
     ).then(
       () => {

@@ -138,6 +138,8 @@ export interface CompressedSizes {
 interface Job {
   resolve: (result: Compressed | CompressedSizes) => void;
   reject: (error: Error) => void;
+  /** Its share of its thread's load (see jobCost). */
+  cost: number;
 }
 
 interface Reply {
@@ -168,6 +170,18 @@ interface Thread {
   jobs: Map<number, Job>;
   /** Jobs not sent yet: sent together once the current task ends (see BATCH). */
   queued: JobMessage[];
+  /** The cost of its jobs not done yet (see jobCost). */
+  load: number;
+}
+
+/**
+ * About how long a job takes, for sharing jobs between the threads by their work rather than their number: the bytes,
+ * thirty times over at brotli 10 or 11 (see compressionSettings). The first page's scripts and stylesheet, at 11, take a
+ * thread most of a second: counted as one job, the pages sent to that thread meanwhile would wait behind them.
+ */
+export function jobCost(message: Omit<JobMessage, 'id'>): number {
+  const quality = message.brotliParams[constants.BROTLI_PARAM_QUALITY] ?? 11;
+  return byteLength(message.data) * (quality >= 10 ? 30 : 1);
 }
 
 /**
@@ -191,9 +205,11 @@ class CompressionThreads {
   run(message: Omit<JobMessage, 'id'>): Promise<Compressed | CompressedSizes> {
     const thread = this.#least();
     const id = this.#nextId++;
+    const cost = jobCost(message);
     return new Promise((resolve, reject) => {
       if (thread.jobs.size === 0) thread.worker.ref();
-      thread.jobs.set(id, { resolve, reject });
+      thread.jobs.set(id, { resolve, reject, cost });
+      thread.load += cost;
       thread.queued.push({ id, ...message });
       if (thread.queued.length >= BATCH) this.#send(thread);
       else if (!this.#flushing) {
@@ -206,32 +222,37 @@ class CompressionThreads {
     });
   }
 
+  /** Starts every thread now, so that each is up, its code loaded, when the first files come (see Compressor.warm). */
+  warm(): void {
+    while (this.#threads.length < THREADS) this.#start();
+  }
+
   #send(thread: Thread): void {
     if (thread.queued.length === 0) return;
     thread.worker.postMessage(thread.queued);
     thread.queued = [];
   }
 
-  /** The thread with the fewest jobs waiting, started if there are fewer threads than cores. */
+  /** The thread with the least work waiting (see jobCost), started if there are fewer threads than cores. */
   #least(): Thread {
     if (this.#threads.length < THREADS) {
       const idle = this.#threads.find((thread) => thread.jobs.size === 0);
       if (idle) return idle;
       return this.#start();
     }
-    return this.#threads.reduce((best, thread) => (thread.jobs.size < best.jobs.size ? thread : best));
+    return this.#threads.reduce((best, thread) => (thread.load < best.load ? thread : best));
   }
 
   #start(): Thread {
     const worker = new Worker(WORKER, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: THREAD_YOUNG_MB } });
-    const thread: Thread = { worker, jobs: new Map(), queued: [] };
-    thread.worker.unref();
+    const thread: Thread = { worker, jobs: new Map(), queued: [], load: 0 };
     thread.worker.on('message', (reply: Reply) => {
       const bytes = asBuffer(reply.bytes);
       let at = 0;
       for (const { id, br, gz, written, error, writeError } of reply.results) {
         const job = thread.jobs.get(id);
         thread.jobs.delete(id);
+        if (job) thread.load -= job.cost;
         if (error !== undefined) job?.reject(new Error(`site-gen: compression failed: ${error}`));
         // The file system's error as a write on this thread would give it: its code names the failure.
         else if (writeError) job?.reject(Object.assign(new Error(writeError.message), writeError));
@@ -253,6 +274,9 @@ class CompressionThreads {
     };
     thread.worker.on('error', fail);
     thread.worker.on('exit', (code) => fail(new Error(`exit code ${code}`)));
+    // After the listeners: adding a 'message' listener refs the worker again, and a thread warmed (see warm) but given
+    // no job would keep the process alive.
+    thread.worker.unref();
     this.#threads.push(thread);
     return thread;
   }
@@ -350,6 +374,15 @@ export class Compressor {
     }
     if (keep) this.#byPath.set(path, { data, result });
     return result;
+  }
+
+  /**
+   * Starts the compression threads now rather than with the first file: a build calls it before it loads the site, so
+   * the threads start on the other core while this one loads, and its first pages do not wait for them.
+   */
+  warm(): void {
+    threads ??= new CompressionThreads();
+    threads.warm();
   }
 
   /**

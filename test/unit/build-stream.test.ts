@@ -183,6 +183,49 @@ routes.unshift(
   },
 );
 
+stream(
+  "pages are written while their scripts' weight is still being compressed; the reports carry it at the end",
+  async () => {
+    const count = BATCH * BATCHES_AT_ONCE * 3;
+    const { state, output, sink } = countingOutput(count);
+    const script = 'console.log("island");'.repeat(200);
+    output.client.files.set('assets/island.js', Buffer.from(script));
+    output.documents.scripts = () => ({ entry: 'assets/island.js', files: ['assets/island.js'] });
+    // The scripts' brotli ends only once every page is written (or after 5 s, which the assertion below then fails).
+    let release = () => {};
+    const weighed = new Promise<void>((resolve) => (release = resolve));
+    const timer = setTimeout(release, 5000);
+    let writtenWhenWeighed = -1;
+    const compressor = {
+      compress: async (path: string, data: string) => {
+        if (path.endsWith('.js')) {
+          await weighed;
+          writtenWhenWeighed = state.written;
+          return { br: Buffer.alloc(7), gz: Buffer.alloc(9) };
+        }
+        return { br: Buffer.alloc(data.length >> 3), gz: Buffer.alloc(data.length >> 2) };
+      },
+    } as unknown as Compressor;
+    const counted = sink.write;
+    sink.write = async (path: string) => {
+      await counted(path);
+      if (path.endsWith('.html') && state.written === count) release();
+    };
+    const reports = await writePages(output, sink, compressor, undefined);
+    clearTimeout(timer);
+    assert.is(writtenWhenWeighed, count, 'every page was written before the scripts were weighed');
+    assert.equal(
+      reports[0]!.js,
+      { raw: script.length, brotli: 7, files: 1 },
+      "the first page's report has its scripts",
+    );
+    assert.ok(
+      reports.every((report) => report.js.brotli === 7),
+      'every report has the weight, filled in once it was known',
+    );
+  },
+);
+
 stream.run();
 
 const store = suite('build cache: pack store');

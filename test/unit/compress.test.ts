@@ -1,11 +1,13 @@
 // Compression of the output: settings per kind of file, each distinct content once, results kept between builds.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync } from 'node:zlib';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { compressionSettings, Compressor } from '../../src/pipeline/compress.ts';
+import { compressionSettings, Compressor, jobCost } from '../../src/pipeline/compress.ts';
 import { PageCache } from '../../src/pipeline/page-cache.ts';
 
 const page = `<!doctype html><html><body>${'<p>Guiding your music through smart business.</p>'.repeat(60)}</body></html>`;
@@ -21,6 +23,42 @@ compress('pages at brotli 6, everything else at 11, gzip 9 for all', () => {
   });
   assert.equal(compressionSettings('assets/chunks/chunk-A1.js'), { brotliQuality: 11, gzipLevel: 9 });
   assert.equal(compressionSettings('sitemap.xml'), { brotliQuality: 11, gzipLevel: 9 });
+});
+
+compress(
+  'the threads share jobs by their work: a script at brotli 11 weighs as much as thirty pages of its size',
+  () => {
+    const job = (data: string, quality: number) => ({
+      data,
+      brotliParams: { [constants.BROTLI_PARAM_QUALITY]: quality },
+      gzipLevel: 9,
+    });
+    assert.is(jobCost(job(page, 6)), Buffer.byteLength(page));
+    assert.is(jobCost(job(script, 11)), 30 * Buffer.byteLength(script));
+    assert.ok(
+      jobCost(job(script, 11)) > 10 * jobCost(job(page, 6)),
+      'a 3 KB script at 11 outweighs ten 3 KB pages at 6',
+    );
+  },
+);
+
+compress('threads started ahead of their first job (warm) do not keep the process alive', () => {
+  // A module file rather than `node -e`: a process evaluating -e code ends whatever its workers hold.
+  const dir = mkdtempSync(join(tmpdir(), 'site-gen-warm-'));
+  try {
+    const script = join(dir, 'warm.mts');
+    const compressModule = pathToFileURL(join(process.cwd(), 'src/pipeline/compress.ts')).href;
+    writeFileSync(
+      script,
+      `const { Compressor } = await import(${JSON.stringify(compressModule)});\nnew Compressor().warm();\nconsole.log('warmed');\n`,
+    );
+    const started = spawnSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8', timeout: 30_000 });
+    assert.is(started.stdout.trim(), 'warmed', started.stderr);
+    assert.is(started.signal, null, 'the process ended by itself, not killed by the timeout');
+    assert.is(started.status, 0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 compress('gives brotli and gzip that decompress to the file', async () => {
