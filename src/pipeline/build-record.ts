@@ -175,6 +175,9 @@ export class BuildRecord {
    */
   check<Page>(): (RecordedBuild<Page> & { files: string[] }) | undefined {
     this.#sources = sourceFolders(this.#paths).flatMap(filesUnder);
+    // Read now even with no record to compare with: the record this build saves is of these contents, not of the
+    // files as they are when it ends (an edit made while it runs must build again).
+    this.#key([]);
     let record: RecordFile;
     try {
       record = JSON.parse(readFileSync(this.#file, 'utf8')) as RecordFile;

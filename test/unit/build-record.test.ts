@@ -129,6 +129,26 @@ record(
   },
 );
 
+record('an edit made while the first build into a folder runs is seen by the next build', async () => {
+  let edited = false;
+  const first = await buildSite({
+    config: copy.config,
+    out,
+    // Once the build has read the content (its pages render), the content changes.
+    onProgress: (progress) => {
+      if (edited || progress.step !== 'render') return;
+      copy.edit('content/copy.ts', (t) => t.replace("'Fixture home'", "'Edited while building'"));
+      edited = true;
+    },
+  });
+  assert.ok(edited, 'the content was edited while the build ran');
+  assert.not.ok(first.upToDate);
+  assert.not.ok(page().includes('Edited while building'), 'the first build was made from the content as it started');
+  const next = await build();
+  assert.not.ok(next.upToDate, 'the next build builds: the record is of the content the first build read');
+  assert.ok(page().includes('Edited while building'), 'and shows the edit');
+});
+
 record('another --base or --out builds, and each output folder keeps its own record', async () => {
   await build();
   const based = await build({ base: '/sub/' });
