@@ -4,12 +4,14 @@
 // of 100,000 pages (--big); the cache left on disk; this 3-page site cold; and `site-gen watch` on the biggest paired
 // site (first page served, footer edit -> reloaded page, CSS edit -> swapped stylesheet, in Chromium).
 // Writes its section of bench/RESULTS.md. Run:
-//   npm run bench:scale -- --baseline /tmp/base-checkout [--runs 1 --sizes 1000,10000 --big 100000 --edits 10]
+//   npm run bench:scale -- --baseline /tmp/base-checkout [--reference /tmp/ref-checkout --runs 1 --sizes 1000,10000
+//     --big 100000 --edits 10]
 //   npm run bench:scale -- --watch-only [--baseline /tmp/base-checkout --runs 3 --sizes 10000 --edits 5]
 // --watch-only times `site-gen watch` alone (on the biggest size; with --baseline, each run the baseline's then this
 // checkout's, back to back) and prints the figures without writing bench/RESULTS.md.
 // The issue's bounds are for a machine where b3c179e builds 1,003 pages in 3.1 s: they are scaled here by the
-// baseline's 1,003-page cold build measured in the same run.
+// baseline's 1,003-page cold build, measured beside each size's builds (in each run, just before them), so that a size's
+// bound follows the machine's speed while that size is built: it swings by half within an hour on these machines.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -31,6 +33,7 @@ const { values: flags } = parseArgs({
     sizes: { type: 'string', default: '1000,10000' },
     big: { type: 'string', default: '100000' },
     baseline: { type: 'string', default: '' },
+    reference: { type: 'string', default: '' },
     port: { type: 'string', default: '4435' },
     'watch-only': { type: 'boolean', default: false },
   },
@@ -43,6 +46,12 @@ const WATCH_PAGES = Math.max(...SIZES);
 const BASELINE = flags.baseline;
 if (BASELINE && !existsSync(join(BASELINE, 'bin/site-gen.js')))
   throw new Error(`--baseline ${BASELINE}: no bin/site-gen.js there. Give a checkout of the commit to compare with.`);
+/** The checkout whose cold 1,003-page build stands for b3c179e's, to scale the bounds by: the baseline unless given. */
+const REFERENCE = flags.reference || BASELINE;
+if (flags.reference && !existsSync(join(flags.reference, 'bin/site-gen.js')))
+  throw new Error(
+    `--reference ${flags.reference}: no bin/site-gen.js there. Give a checkout whose 1,003-page build scales the bounds.`,
+  );
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 /** This tool's cache (the tool keeps it in its own node_modules, whichever site it builds). */
 const cacheDir = join(TOOL_ROOT, 'node_modules/.cache/site-gen');
@@ -98,8 +107,22 @@ interface SizeResult {
   pages: number;
   mine: { cold: Measured[]; unchanged: Measured[]; changed: Measured[]; cacheBytes: number; outBytes: number };
   base?: { cold: Measured[]; changed: Measured[] };
+  /** The baseline's cold 1,003-page builds, one just before each run of this size: what its bounds are scaled by. */
+  reference: Measured[];
   load: string;
 }
+
+/** The 1,003-page site the reference builds are made of (see SizeResult.reference), made when first needed. */
+let referenceSite: Awaited<ReturnType<typeof scaleSite>> | undefined;
+
+/** The reference checkout's cold 1,003-page build, into `out`: the machine's speed now, against REFERENCE_MS. */
+async function referenceBuild(out: string): Promise<Measured> {
+  referenceSite ??= await scaleSite(1000);
+  return cold(referenceSite.root, out, REFERENCE);
+}
+
+/** A size's bounds are the issue's times this (1 when the run has no baseline to measure the machine with). */
+const scaleOf = (r: SizeResult) => (r.reference.length > 0 ? pickMs(r.reference, 'wallMs') / REFERENCE_MS : 1);
 
 /** Edits one release's summary: one page's text changes, every other page's stays. */
 const changeOne = (pages: number, i: number) => (text: string) =>
@@ -119,14 +142,20 @@ async function measureSize(size: number, withBaseline: boolean, full = true): Pr
     pages: size + 3,
     mine: { cold: [], unchanged: [], changed: [], cacheBytes: 0, outBytes: 0 },
     base: withBaseline ? { cold: [], changed: [] } : undefined,
+    reference: [],
     load: '',
   };
   try {
     for (let i = 0; i < RUNS; i += 1) {
+      // The machine's speed now, measured first; when the reference is the baseline, the 1,003-page size's own baseline
+      // build is it.
+      const own = size === 1000 && REFERENCE === BASELINE;
+      if (REFERENCE && !own) result.reference.push(await referenceBuild(join(outputs, `reference-${i}`)));
       // Back to back: the baseline's cold build, then this one's, so both see the same machine.
       if (result.base) {
         const baseOut = join(outputs, `baseline-${i}`);
         result.base.cold.push(await cold(project.root, baseOut, BASELINE));
+        if (own) result.reference.push(result.base.cold.at(-1)!);
         await project.edit('content/releases.ts', changeOne(size, 1000 + i));
         result.base.changed.push(await again(project.root, baseOut, BASELINE));
       }
@@ -316,6 +345,7 @@ for (let i = 0; i < Math.max(3, RUNS); i += 1) {
 const sizes: SizeResult[] = [];
 for (const size of SIZES) sizes.push(await measureSize(size, Boolean(BASELINE)));
 const big = BIG > 0 ? await measureSize(BIG, false, false) : undefined;
+await referenceSite?.remove();
 await rm(join(cacheDir, 'pages'), { recursive: true, force: true });
 await rm(join(cacheDir, 'builds'), { recursive: true, force: true });
 
@@ -355,14 +385,13 @@ try {
   await project.remove();
 }
 
-// The issue's bounds, scaled by the baseline's 1,003-page cold build beside this run.
-const reference = sizes.find((r) => r.pages === 1003 && r.base);
-const scale = reference ? pickMs(reference.base!.cold, 'wallMs') / REFERENCE_MS : 1;
+// The issue's bounds, each size's scaled by the baseline's 1,003-page cold builds beside that size's.
 log('');
+const measuredBeside = [...sizes, ...(big ? [big] : [])].filter((r) => r.reference.length > 0);
 log(
-  reference
-    ? `Bounds scaled by ${scale.toFixed(2)} (the baseline's cold 1,003-page build, ${s(pickMs(reference.base!.cold, 'wallMs'))} here, against 3.1 s where the bounds were set).`
-    : 'Bounds not scaled: no baseline 1,003-page build in this run.',
+  measuredBeside.length > 0
+    ? `Bounds scaled by the cold 1,003-page build of the reference (${REFERENCE}) beside each size's builds, against 3.1 s where the bounds were set: ${measuredBeside.map((r) => `${r.pages.toLocaleString('en-US')} pages ×${scaleOf(r).toFixed(2)} (${r.reference.map((m) => s(m.wallMs)).join(', ')})`).join('; ')}.`
+    : 'Bounds not scaled: no baseline to measure the machine with in this run.',
 );
 const goal = (what: string, value: number | undefined, bar: number, unit: 's' | 'MB' | 'ms') => {
   if (value === undefined) return `| ${what} | not run | | |`;
@@ -372,15 +401,17 @@ const goal = (what: string, value: number | undefined, bar: number, unit: 's' | 
 };
 const tenK = sizes.find((r) => r.pages === 10_003);
 const thousand = sizes.find((r) => r.pages === 1003);
+const tenKScale = tenK ? scaleOf(tenK) : 1;
+const bigScale = big ? scaleOf(big) : 1;
 log('');
 log('| goal | measured | bound | |');
 log('|:--|--:|--:|:--|');
-log(goal('10,000 pages cold (wall clock)', tenK && pickMs(tenK.mine.cold, 'wallMs'), 15_000 * scale, 's'));
+log(goal('10,000 pages cold (wall clock)', tenK && pickMs(tenK.mine.cold, 'wallMs'), 15_000 * tenKScale, 's'));
 log(goal('10,000 pages cold, peak RSS', tenK && Math.max(...tenK.mine.cold.map((m) => m.peakMB)), 700, 'MB'));
-log(goal('100,000 pages cold (wall clock)', big && pickMs(big.mine.cold, 'wallMs'), 150_000 * scale, 's'));
+log(goal('100,000 pages cold (wall clock)', big && pickMs(big.mine.cold, 'wallMs'), 150_000 * bigScale, 's'));
 log(goal('100,000 pages cold, peak RSS', big && Math.max(...big.mine.cold.map((m) => m.peakMB)), 700, 'MB'));
-log(goal('10,000 pages, nothing changed', tenK && pickMs(tenK.mine.unchanged, 'wallMs'), 3000 * scale, 's'));
-log(goal('10,000 pages, one page changed', tenK && pickMs(tenK.mine.changed, 'wallMs'), 3000 * scale, 's'));
+log(goal('10,000 pages, nothing changed', tenK && pickMs(tenK.mine.unchanged, 'wallMs'), 3000 * tenKScale, 's'));
+log(goal('10,000 pages, one page changed', tenK && pickMs(tenK.mine.changed, 'wallMs'), 3000 * tenKScale, 's'));
 log(
   goal(
     '1,000 pages cold, not worse than the baseline',
