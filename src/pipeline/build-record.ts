@@ -161,12 +161,15 @@ export class BuildRecord {
     const h = createHash('sha256').update(
       `${this.#tool}\0${this.#paths.config}\0${this.#flags.base}\0${resolve(this.#flags.out)}\0${this.#day}\0`,
     );
-    for (const file of files) {
-      let content = this.#contents.get(file);
-      if (content === undefined) this.#contents.set(file, (content = contentHash(file)));
-      h.update(file).update('\0').update(content).update('\0');
-    }
+    for (const file of files) h.update(file).update('\0').update(this.#contentOf(file)).update('\0');
     return h.digest('hex').slice(0, 32);
+  }
+
+  /** A file's content hash as this build first read it: what the build is made from, whatever the file holds later. */
+  #contentOf(file: string): string {
+    let content = this.#contents.get(file);
+    if (content === undefined) this.#contents.set(file, (content = contentHash(file)));
+    return content;
   }
 
   /**
@@ -177,7 +180,7 @@ export class BuildRecord {
     this.#sources = sourceFolders(this.#paths).flatMap(filesUnder);
     // Read now even with no record to compare with: the record this build saves is of these contents, not of the
     // files as they are when it ends (an edit made while it runs must build again).
-    this.#key([]);
+    for (const file of [this.#paths.config, ...this.#sources]) this.#contentOf(file);
     let record: RecordFile;
     try {
       record = JSON.parse(readFileSync(this.#file, 'utf8')) as RecordFile;

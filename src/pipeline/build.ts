@@ -247,14 +247,12 @@ export class PageWriter implements PageStream {
   readonly #reports: PageReport[] = [];
   /** The document key each page was written or kept with, by its index. */
   readonly #keys: string[] = [];
-  /** What each set of scripts weighs, by its entry and files. */
-  readonly #scripts = new Map<string, Promise<PageReport['js']>>();
   /**
-   * The pages written before their scripts' weight was known, by that weight: filled in by `finish`. A batch does not
-   * wait for it: the scripts' brotli (quality 11, the first time a set is seen) would hold every batch under way, and
-   * the render with them.
+   * Each set of scripts, by its entry and files: what it weighs, and the pages written with it, whose reports `finish`
+   * gives that weight. A batch does not wait for it: the scripts' brotli (quality 11, the first time a set is seen)
+   * would hold every batch under way, and the render with them.
    */
-  readonly #weighing = new Map<Promise<PageReport['js']>, number[]>();
+  readonly #scripts = new Map<string, ScriptSet>();
   #batch: Batch = [];
   readonly #running = new Set<Promise<void>>();
   #failure: { error: unknown } | undefined;
@@ -302,11 +300,11 @@ export class PageWriter implements PageStream {
     this.#dispatch();
     await this.settled();
     this.#throwIfFailed();
-    for (const [weight, indexes] of this.#weighing) {
-      const js = await weight;
-      for (const index of indexes) this.#reports[index]!.js = js;
+    for (const set of this.#scripts.values()) {
+      const js = await set.weight;
+      for (const index of set.pages) this.#reports[index]!.js = js;
+      set.pages = [];
     }
-    this.#weighing.clear();
     this.#onProgress?.({ step: 'write', done: pages.length, total: pages.length });
     return this.#reports;
   }
@@ -335,8 +333,8 @@ export class PageWriter implements PageStream {
     }
     const began = performance.now();
     const made = documents.make(page, render);
-    const js = this.#weight(documents.scripts(page), documents.client);
-    this.#batch.push({ page, index, key, js, ...made, ms: page.ms + performance.now() - began });
+    const scripts = this.#scriptSet(documents.scripts(page), documents.client);
+    this.#batch.push({ page, index, key, scripts, ...made, ms: page.ms + performance.now() - began });
   }
 
   /** Compresses and writes the batch made so far, in the background. */
@@ -346,7 +344,7 @@ export class PageWriter implements PageStream {
     this.#batch = [];
     const reuse = this.#reuse;
     const written: Promise<void> = Promise.all(
-      batch.map(async ({ page, index, key, js, html, criticalBytes, ms }) => {
+      batch.map(async ({ page, index, key, scripts, html, criticalBytes, ms }) => {
         const raw = byteLength(html);
         const brotli = await writePage(this.#sink, page.file, html, raw, this.#compressor);
         if (reuse)
@@ -360,13 +358,11 @@ export class PageWriter implements PageStream {
           file: page.file,
           html: { raw, brotli },
           inlineCss: { raw: criticalBytes },
-          // Filled in by `finish`, once the scripts' weight is known (see #weighing).
+          // Filled in by `finish`, once the scripts' weight is known (see #scripts).
           js: { raw: 0, brotli: 0, files: 0 },
           ms: Math.round(ms * 10) / 10,
         };
-        let weighing = this.#weighing.get(js);
-        if (!weighing) this.#weighing.set(js, (weighing = []));
-        weighing.push(index);
+        scripts.pages.push(index);
       }),
     ).then(
       () => {
@@ -384,19 +380,30 @@ export class PageWriter implements PageStream {
     this.#running.add(written);
   }
 
-  /** What a page's scripts weigh: raw and brotli (0 without precompression), once per set of scripts. */
-  #weight(scripts: PageScripts | undefined, client: ClientBundle): Promise<PageReport['js']> {
+  /** A page's set of scripts, its weight (raw and brotli, 0 without precompression) found once per set. */
+  #scriptSet(scripts: PageScripts | undefined, client: ClientBundle): ScriptSet {
     const id = scripts ? `${scripts.entry}\n${scripts.files.join('\n')}` : '';
-    let js = this.#scripts.get(id);
-    if (!js) this.#scripts.set(id, (js = scriptWeight(scripts, client, this.#compressor)));
-    js.catch(() => undefined);
-    return js;
+    let set = this.#scripts.get(id);
+    if (!set) {
+      set = { weight: scriptWeight(scripts, client, this.#compressor), pages: [] };
+      // A failure is met by `finish`, which awaits every weight.
+      set.weight.catch(() => undefined);
+      this.#scripts.set(id, set);
+    }
+    return set;
   }
 }
 
-type Batch = Array<
-  { page: RenderedRoute; index: number; key: string; js: Promise<PageReport['js']>; ms: number } & PageOutput
->;
+/**
+ * A set of scripts pages load (see PageWriter's #scripts): its weight, and the pages written with it whose reports
+ * wait for that weight.
+ */
+interface ScriptSet {
+  weight: Promise<PageReport['js']>;
+  pages: number[];
+}
+
+type Batch = Array<{ page: RenderedRoute; index: number; key: string; scripts: ScriptSet; ms: number } & PageOutput>;
 
 /**
  * The pages of `output`, none of them written yet (see PageWriter): each page's report, in the routes' order. For a
