@@ -192,8 +192,8 @@ export function jobCost(message: Omit<JobMessage, 'id'>): number {
 const BATCH = 32;
 
 /**
- * One compression thread per core, shared by every Compressor of the process, started when first needed. A thread
- * with no job is unref'd, so it never keeps the process alive; one that fails takes its jobs with it and is replaced.
+ * The compression threads (THREADS), shared by every Compressor of the process, started when first needed. A thread with
+ * no job is unref'd, so it never keeps the process alive; one that fails takes its jobs with it and is replaced.
  */
 class CompressionThreads {
   readonly #threads: Thread[] = [];
@@ -289,8 +289,13 @@ class CompressionThreads {
  */
 const THREAD_YOUNG_MB = 8;
 
-/** One thread per core: the main thread renders and assembles meanwhile, so the threads take turns with it. */
-const THREADS = Math.max(2, availableParallelism());
+/**
+ * One thread per core but the main thread's: it renders and assembles on a core of its own. A thread more (one per
+ * core) is three threads on two cores: whenever both threads have pages, the scheduler takes a third of the main
+ * thread's time, and the main thread is the build's critical path. On 2 cores, one thread built 10,003 pages in 0.90x
+ * the time of two (farm-bench, 3 pairs, 2026-11-27); 4,000 Markdown entries and this 3-page site took the same time.
+ */
+const THREADS = Math.max(1, availableParallelism() - 1);
 
 let threads: CompressionThreads | undefined;
 
@@ -306,7 +311,7 @@ export interface CompressionStore {
 
 /**
  * Compresses output files, each distinct content once: results are kept in memory by content hash and settings, and
- * in `store` (when given) between builds. The work runs on threads of its own (one per core), so every core works
+ * in `store` (when given) between builds. The work runs on threads of its own (one per core but the main thread's), so every core works
  * while the main thread goes on. An entry is named by what it was made from, so never stale.
  */
 export class Compressor {

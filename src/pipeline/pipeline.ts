@@ -540,7 +540,7 @@ export class Pipeline {
     const client = kept ?? (await bundleClient(options));
     if (key && !kept) cache!.setBundle(key, client);
     const compressor = this.#options.compressor;
-    // Biggest first: the compressions queue on one thread per core, and React's chunk (brotli 11, ~0.2 s) queued
+    // Biggest first: the compressions queue on the compression threads, and React's chunk (brotli 11, ~0.2 s) queued
     // behind the small ones would end the build that much later.
     const bySize = [...client.files].sort(([, a], [, b]) => b.byteLength - a.byteLength);
     if (compressor) for (const [file, data] of bySize) void compressor.compress(file, data);
