@@ -1,9 +1,12 @@
 // The contact form: seven fields (names from the spec), browser-level validation, and the terms consent.
-import Send from 'lucide-react/icons/send';
+import * as sendIcon from 'lucide-react/icons/send';
 import type { FormHTMLAttributes } from 'react';
 import type { Copy } from '../../../content/schema.ts';
 import { Button } from './Button.tsx';
 import { FormField } from './FormField.tsx';
+import { lucideIcon } from './lucideIcon.ts';
+
+const Send = lucideIcon(sendIcon);
 
 export interface ContactFormProps extends FormHTMLAttributes<HTMLFormElement> {
   copy: Copy['contact'];

@@ -1,10 +1,13 @@
 // The call-to-action block (#cta). Compact mode keeps the badge, headline and 'Book Appointment' only.
-import ArrowRight from 'lucide-react/icons/arrow-right';
+import * as arrowRightIcon from 'lucide-react/icons/arrow-right';
 import type { Copy } from '../../../content/schema.ts';
 import { useWithBase } from 'site-gen-ssg';
 import { cx } from '../lib/cx.ts';
 import { ButtonLink } from './ButtonLink.tsx';
 import { SectionHeader } from './SectionHeader.tsx';
+import { lucideIcon } from './lucideIcon.ts';
+
+const ArrowRight = lucideIcon(arrowRightIcon);
 
 export interface CtaProps {
   copy: Copy['cta'];

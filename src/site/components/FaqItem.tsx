@@ -1,7 +1,10 @@
 // One question of the FAQ accordion: a <details> whose <summary> holds the question, so the platform opens and closes
 // the answer at the first tap, before any script and without JavaScript (issue 23).
-import Plus from 'lucide-react/icons/plus';
+import * as plusIcon from 'lucide-react/icons/plus';
 import type { FaqEntry } from '../../../content/schema.ts';
+import { lucideIcon } from './lucideIcon.ts';
+
+const Plus = lucideIcon(plusIcon);
 
 export interface FaqItemProps {
   item: FaqEntry;

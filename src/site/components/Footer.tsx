@@ -1,6 +1,6 @@
 // The site footer: brand and socials, Quick Links (from 640 px), the Contact column (#contact), newsletter, copyright and legal links.
-import Mail from 'lucide-react/icons/mail';
-import MapPin from 'lucide-react/icons/map-pin';
+import * as mailIcon from 'lucide-react/icons/mail';
+import * as mapPinIcon from 'lucide-react/icons/map-pin';
 import type { ReactNode } from 'react';
 import { useWithBase } from 'site-gen-ssg';
 import type { Company, Copy, Navigation } from '../../../content/schema.ts';
@@ -9,6 +9,10 @@ import { fill } from '../lib/text.ts';
 import Newsletter from '../islands/newsletter.tsx';
 import { Logo } from './Logo.tsx';
 import { SocialLinks } from './SocialLinks.tsx';
+import { lucideIcon } from './lucideIcon.ts';
+
+const Mail = lucideIcon(mailIcon);
+const MapPin = lucideIcon(mapPinIcon);
 
 export interface FooterProps {
   /** The company's name (site.config.ts site.name). */

@@ -1,10 +1,13 @@
 // The first screen of the home page (#home): tagline, introduction and the two calls to action.
-import ArrowRight from 'lucide-react/icons/arrow-right';
+import * as arrowRightIcon from 'lucide-react/icons/arrow-right';
 import type { Copy } from '../../../content/schema.ts';
 import { useWithBase } from 'site-gen-ssg';
 import { Badge } from './Badge.tsx';
 import { ButtonLink } from './ButtonLink.tsx';
 import { DisplayTitle } from './DisplayTitle.tsx';
+import { lucideIcon } from './lucideIcon.ts';
+
+const ArrowRight = lucideIcon(arrowRightIcon);
 
 export function Hero({ copy }: { copy: Copy['hero'] }) {
   const withBase = useWithBase();

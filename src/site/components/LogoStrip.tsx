@@ -1,8 +1,12 @@
 // The looping strip of partner logos: the list twice in a row, so the loop has no seam; the copy is hidden from assistive tech.
-import Pause from 'lucide-react/icons/pause';
-import Play from 'lucide-react/icons/play';
+import * as pauseIcon from 'lucide-react/icons/pause';
+import * as playIcon from 'lucide-react/icons/play';
 import type { Partner } from '../../../content/schema.ts';
 import { PartnerLogo } from './PartnerLogo.tsx';
+import { lucideIcon } from './lucideIcon.ts';
+
+const Pause = lucideIcon(pauseIcon);
+const Play = lucideIcon(playIcon);
 
 export interface LogoStripProps {
   items: Partner[];

@@ -1,9 +1,12 @@
 // The menu: a <dialog> in the server HTML, opened as a modal by the inline menu script (src/site/inline/menu.ts) at
 // the first tap; a right-side drawer from 768 px and a full-screen overlay below (styles/header.css). Without
 // JavaScript it shows as the URL's :target, opened by the menu link, closed by its close link.
-import X from 'lucide-react/icons/x';
+import * as xIcon from 'lucide-react/icons/x';
 import { MENU_ID, MENU_LINK_ID, type SiteMenuProps } from './SiteMenu.tsx';
 import { MenuLinks } from './MenuLinks.tsx';
+import { lucideIcon } from './lucideIcon.ts';
+
+const X = lucideIcon(xIcon);
 
 export type MenuDialogProps = SiteMenuProps;
 

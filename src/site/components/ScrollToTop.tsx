@@ -1,5 +1,8 @@
 // The round button at the bottom left that goes back to the top of the page.
-import ArrowUp from 'lucide-react/icons/arrow-up';
+import * as arrowUpIcon from 'lucide-react/icons/arrow-up';
+import { lucideIcon } from './lucideIcon.ts';
+
+const ArrowUp = lucideIcon(arrowUpIcon);
 
 /**
  * A link to "#", which HTML defines as the top of the document: it works without JavaScript, and where the browser

@@ -1,9 +1,12 @@
 // One service: icon, title (a shorter one under 768 px when given), five bullets and a link on.
-import ArrowRight from 'lucide-react/icons/arrow-right';
+import * as arrowRightIcon from 'lucide-react/icons/arrow-right';
 import type { ButtonCopy, Service } from '../../../content/schema.ts';
 import { useWithBase } from 'site-gen-ssg';
 import { cx } from '../lib/cx.ts';
 import { ServiceIcon } from './ServiceIcon.tsx';
+import { lucideIcon } from './lucideIcon.ts';
+
+const ArrowRight = lucideIcon(arrowRightIcon);
 
 export function ServiceCard({ service, link }: { service: Service; link: ButtonCopy }) {
   const withBase = useWithBase();

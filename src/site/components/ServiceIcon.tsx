@@ -1,15 +1,27 @@
 // The lucide icon drawn for each service icon name of the content.
-import AudioLines from 'lucide-react/icons/audio-lines';
-import Briefcase from 'lucide-react/icons/briefcase';
-import Clapperboard from 'lucide-react/icons/clapperboard';
-import Copyright from 'lucide-react/icons/copyright';
-import Disc3 from 'lucide-react/icons/disc-3';
-import FileMusic from 'lucide-react/icons/file-music';
-import Headphones from 'lucide-react/icons/headphones';
-import Mic from 'lucide-react/icons/mic';
-import SlidersHorizontal from 'lucide-react/icons/sliders-horizontal';
-import TrendingUp from 'lucide-react/icons/trending-up';
+import * as audioLinesIcon from 'lucide-react/icons/audio-lines';
+import * as briefcaseIcon from 'lucide-react/icons/briefcase';
+import * as clapperboardIcon from 'lucide-react/icons/clapperboard';
+import * as copyrightIcon from 'lucide-react/icons/circle-letter-c';
+import * as disc3Icon from 'lucide-react/icons/disc-3';
+import * as fileMusicIcon from 'lucide-react/icons/file-music';
+import * as headphonesIcon from 'lucide-react/icons/headphones';
+import * as micIcon from 'lucide-react/icons/mic';
+import * as slidersHorizontalIcon from 'lucide-react/icons/sliders-horizontal';
+import * as trendingUpIcon from 'lucide-react/icons/trending-up';
 import type { ServiceIconName } from '../../../content/schema.ts';
+import { lucideIcon } from './lucideIcon.ts';
+
+const AudioLines = lucideIcon(audioLinesIcon);
+const Briefcase = lucideIcon(briefcaseIcon);
+const Clapperboard = lucideIcon(clapperboardIcon);
+const Copyright = lucideIcon(copyrightIcon);
+const Disc3 = lucideIcon(disc3Icon);
+const FileMusic = lucideIcon(fileMusicIcon);
+const Headphones = lucideIcon(headphonesIcon);
+const Mic = lucideIcon(micIcon);
+const SlidersHorizontal = lucideIcon(slidersHorizontalIcon);
+const TrendingUp = lucideIcon(trendingUpIcon);
 
 const icons = {
   disc: Disc3,

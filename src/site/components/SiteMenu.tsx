@@ -1,7 +1,10 @@
 // The header's "Menu" control, server markup: a button the inline menu script (src/site/inline/menu.ts) opens the
 // menu dialog with; without JavaScript, a link to the dialog as the URL's :target (styles/header.css).
-import Menu from 'lucide-react/icons/menu';
+import * as menuIcon from 'lucide-react/icons/menu';
 import type { NavLink } from '../../../content/schema.ts';
+import { lucideIcon } from './lucideIcon.ts';
+
+const Menu = lucideIcon(menuIcon);
 
 export interface SiteMenuProps {
   items: NavLink[];

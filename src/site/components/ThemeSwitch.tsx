@@ -1,11 +1,16 @@
 // The header's theme switch: light, dark or system. Server markup; the inline theme script (src/site/inline/theme.ts)
 // gives it the stored choice and applies, stores and follows what is chosen.
-import Monitor from 'lucide-react/icons/monitor';
-import Moon from 'lucide-react/icons/moon';
-import Sun from 'lucide-react/icons/sun';
+import * as monitorIcon from 'lucide-react/icons/monitor';
+import * as moonIcon from 'lucide-react/icons/moon';
+import * as sunIcon from 'lucide-react/icons/sun';
 import { useId } from 'react';
 import { THEME_CHOICES, type ThemeChoice } from '../lib/theme.ts';
 import { Tooltip } from './Tooltip.tsx';
+import { lucideIcon } from './lucideIcon.ts';
+
+const Monitor = lucideIcon(monitorIcon);
+const Moon = lucideIcon(moonIcon);
+const Sun = lucideIcon(sunIcon);
 
 export interface ThemeSwitchProps {
   /** The theme when none is stored (content/theme.ts default): the choice the server shows. */
