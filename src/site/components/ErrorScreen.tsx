@@ -1,11 +1,11 @@
 // The fallback screen for an uncaught rendering error: heading, the error's message and its stack.
-import * as triangleAlertIcon from 'lucide-react/icons/triangle-exclamation-point';
+import * as triangleExclamationPointIcon from 'lucide-react/icons/triangle-exclamation-point';
 import type { ErrorScreenProps } from 'site-gen-ssg';
 import errors from '../../../content/errors.ts';
 import { cx } from '../lib/cx.ts';
 import { lucideIcon } from './lucideIcon.ts';
 
-const TriangleAlert = lucideIcon(triangleAlertIcon);
+const TriangleAlert = lucideIcon(triangleExclamationPointIcon);
 
 // Its texts come straight from content/errors.ts, not props: site-gen renders it (through src/site/error.tsx) with the
 // error alone, in the browser, where the validated content is not at hand. That file holds plain strings only.

@@ -2,7 +2,7 @@
 import * as audioLinesIcon from 'lucide-react/icons/audio-lines';
 import * as briefcaseIcon from 'lucide-react/icons/briefcase';
 import * as clapperboardIcon from 'lucide-react/icons/clapperboard';
-import * as copyrightIcon from 'lucide-react/icons/circle-letter-c';
+import * as circleLetterCIcon from 'lucide-react/icons/circle-letter-c';
 import * as disc3Icon from 'lucide-react/icons/disc-3';
 import * as fileMusicIcon from 'lucide-react/icons/file-music';
 import * as headphonesIcon from 'lucide-react/icons/headphones';
@@ -15,7 +15,7 @@ import { lucideIcon } from './lucideIcon.ts';
 const AudioLines = lucideIcon(audioLinesIcon);
 const Briefcase = lucideIcon(briefcaseIcon);
 const Clapperboard = lucideIcon(clapperboardIcon);
-const Copyright = lucideIcon(copyrightIcon);
+const Copyright = lucideIcon(circleLetterCIcon);
 const Disc3 = lucideIcon(disc3Icon);
 const FileMusic = lucideIcon(fileMusicIcon);
 const Headphones = lucideIcon(headphonesIcon);
