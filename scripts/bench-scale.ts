@@ -10,8 +10,9 @@
 // --watch-only times `site-gen watch` alone (on the biggest size; with --baseline, each run the baseline's then this
 // checkout's, back to back) and prints the figures without writing bench/RESULTS.md.
 // The issue's bounds are for a machine where b3c179e builds 1,003 pages in 3.1 s: they are scaled here by the
-// baseline's 1,003-page cold build, measured beside each size's builds (in each run, just before them), so that a size's
-// bound follows the machine's speed while that size is built: it swings by half within an hour on these machines.
+// reference's 1,003-page cold build (--reference, the baseline unless given), measured beside each size's builds (in each
+// run, just before them), so that a size's bound follows the machine's speed while that size is built: it swings by half
+// within an hour on these machines.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -107,7 +108,7 @@ interface SizeResult {
   pages: number;
   mine: { cold: Measured[]; unchanged: Measured[]; changed: Measured[]; cacheBytes: number; outBytes: number };
   base?: { cold: Measured[]; changed: Measured[] };
-  /** The baseline's cold 1,003-page builds, one just before each run of this size: what its bounds are scaled by. */
+  /** The reference's cold 1,003-page builds, one just before each run of this size: what its bounds are scaled by. */
   reference: Measured[];
   load: string;
 }
@@ -145,11 +146,11 @@ async function measureSize(size: number, withBaseline: boolean, full = true): Pr
     reference: [],
     load: '',
   };
+  // When the reference is the baseline, the 1,003-page size's own baseline builds are the reference builds.
+  const baselineIsReference = size === 1000 && REFERENCE === BASELINE;
   try {
     for (let i = 0; i < RUNS; i += 1) {
-      // The machine's speed now, measured first; when the reference is the baseline, the 1,003-page size's own baseline
-      // build is it.
-      const baselineIsReference = size === 1000 && REFERENCE === BASELINE;
+      // The machine's speed now, measured first.
       if (REFERENCE && !baselineIsReference)
         result.reference.push(await referenceBuild(join(outputs, `reference-${i}`)));
       // Back to back: the baseline's cold build, then this one's, so both see the same machine.
@@ -386,7 +387,7 @@ try {
   await project.remove();
 }
 
-// The issue's bounds, each size's scaled by the baseline's 1,003-page cold builds beside that size's.
+// The issue's bounds, each size's scaled by the reference's 1,003-page cold builds beside that size's.
 log('');
 const measuredBeside = [...sizes, ...(big ? [big] : [])].filter((r) => r.reference.length > 0);
 log(

@@ -233,7 +233,7 @@ class CompressionThreads {
     thread.queued = [];
   }
 
-  /** The thread with the least work waiting (see jobCost), started if there are fewer threads than cores. */
+  /** The thread with the least work waiting (see jobCost), started while there are fewer than THREADS. */
   #least(): Thread {
     if (this.#threads.length < THREADS) {
       const idle = this.#threads.find((thread) => thread.jobs.size === 0);
@@ -301,6 +301,9 @@ const THREADS = Math.max(1, availableParallelism() - 1);
 
 let threads: CompressionThreads | undefined;
 
+/** The process's compression threads, made when first asked for (see CompressionThreads). */
+const pool = (): CompressionThreads => (threads ??= new CompressionThreads());
+
 /** The same bytes as a Buffer, without a copy: a worker's reply and V8's deserialization give plain Uint8Arrays. */
 export const asBuffer = (bytes: Uint8Array): Buffer =>
   Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -313,8 +316,8 @@ export interface CompressionStore {
 
 /**
  * Compresses output files, each distinct content once: results are kept in memory by content hash and settings, and
- * in `store` (when given) between builds. The work runs on threads of its own (one per core but the main thread's), so every core works
- * while the main thread goes on. An entry is named by what it was made from, so never stale.
+ * in `store` (when given) between builds. The work runs on threads of its own (one per core but the main thread's), so
+ * every core works while the main thread goes on. An entry is named by what it was made from, so never stale.
  */
 export class Compressor {
   readonly #store: CompressionStore | undefined;
@@ -356,11 +359,12 @@ export class Compressor {
     if (last && last.data === data) return last.result;
     const job = jobFor(path, data);
     if (!keep && !store) {
-      threads ??= new CompressionThreads();
-      return threads.run(job).then((made) => {
-        this.counts.compressed += 1;
-        return made;
-      });
+      return pool()
+        .run(job)
+        .then((made) => {
+          this.counts.compressed += 1;
+          return made;
+        });
     }
     const key = this.keyOf(path, data);
     let result = this.#results.get(key);
@@ -370,12 +374,13 @@ export class Compressor {
         this.counts.cached += 1;
         result = Promise.resolve(kept);
       } else {
-        threads ??= new CompressionThreads();
-        result = threads.run(job).then((made) => {
-          this.counts.compressed += 1;
-          this.#store?.setCompressed(key, made);
-          return made;
-        });
+        result = pool()
+          .run(job)
+          .then((made) => {
+            this.counts.compressed += 1;
+            this.#store?.setCompressed(key, made);
+            return made;
+          });
       }
       if (keep) this.#results.set(key, result);
     }
@@ -388,8 +393,7 @@ export class Compressor {
    * the threads start on the other core while this one loads, and its first pages do not wait for them.
    */
   warm(): void {
-    threads ??= new CompressionThreads();
-    threads.warm();
+    pool().warm();
   }
 
   /**
@@ -400,11 +404,12 @@ export class Compressor {
    * the output folder to report (see OutputFolder.writeCompressed).
    */
   compressTo(path: string, data: Uint8Array | string, dest: string): Promise<CompressedSizes> {
-    threads ??= new CompressionThreads();
-    return threads.run({ ...jobFor(path, data), dest }).then((sizes) => {
-      this.counts.compressed += 1;
-      return sizes;
-    });
+    return pool()
+      .run({ ...jobFor(path, data), dest })
+      .then((sizes) => {
+        this.counts.compressed += 1;
+        return sizes;
+      });
   }
 }
 
