@@ -139,13 +139,14 @@ export class DevBuilder {
     const wasFailing = this.#failure !== undefined;
     this.#output = { files, stylesheet: run.output.stylesheet };
     this.#failure = undefined;
-    // Pages not rendered again are not open (or were not for a while): they show the new output when next requested.
+    // Pages not rendered again are not open (or were not for a while): they show the new output when next requested,
+    // as does the sitemap (made on request too).
     // Files the new output is still making (the open pages' images, named by their content) are not gone.
     const before =
       previous &&
       new Map(
         [...previous.files.made()].filter(
-          ([file]) => (!files.isPage(file) || live.includes(file)) && !files.later(file),
+          ([file]) => (!files.onRequest(file) || live.includes(file)) && !files.later(file),
         ),
       );
     const changedPaths = before ? changedFiles(before, files.made()) : [...files.made().keys()];

@@ -75,23 +75,33 @@ export interface OutputParts {
   stylesheet: CompiledStylesheet;
   cssFile: string;
   client: ClientBundle;
-  /** Each page's output file and document. */
-  pages: Array<{ file: string; html: string }>;
+  /** The pages' output files (written apart), which no public/ file may take. */
+  pageFiles: Pick<ReadonlySet<string>, 'has'>;
   site: SiteInfo;
-  /** Route paths listed in the sitemap. */
-  indexed: string[];
+  /**
+   * Route paths listed in the sitemap; or undefined, when the caller makes the sitemap (`sitemapXml`) on request: its
+   * path is kept for it all the same.
+   */
+  indexed: string[] | undefined;
   /** The headers section of site.config.ts, written as _headers. */
   headers: SiteConfig['headers'];
   /** Encoded images (src/images/), named by their content and settings. */
   images?: ReadonlyMap<string, Uint8Array>;
 }
 
-/** Every output file before compression: public/ as is, then what the build makes, which may not take a public file's path. */
+/** The sitemap's output file. */
+export const SITEMAP_FILE = 'sitemap.xml';
+
+/**
+ * Every output file before compression but the pages: public/ as is, then what the build makes, which may not take a
+ * public file's path (nor may the pages).
+ */
 export function assembleOutput(parts: OutputParts): OutputFiles {
   const files: OutputFiles = new Map(parts.publicFiles);
+  const taken = (path: string) =>
+    new SiteGenError(`public/${path} has the same path as a file the build writes. Rename or remove it.`);
   const add = (path: string, data: Uint8Array | string) => {
-    if (files.has(path))
-      throw new SiteGenError(`public/${path} has the same path as a file the build writes. Rename or remove it.`);
+    if (files.has(path)) throw taken(path);
     files.set(path, data);
   };
   add(parts.cssFile, parts.stylesheet.css);
@@ -106,15 +116,17 @@ export function assembleOutput(parts: OutputParts): OutputFiles {
     add(path, data);
     hashed.push(path);
   }
-  for (const page of parts.pages) add(page.file, page.html);
-  add('sitemap.xml', sitemap(parts.site, parts.indexed));
+  for (const path of parts.publicFiles.keys()) if (parts.pageFiles.has(path)) throw taken(path);
+  if (parts.indexed) add(SITEMAP_FILE, sitemapXml(parts.site, parts.indexed));
+  else if (files.has(SITEMAP_FILE)) throw taken(SITEMAP_FILE);
   add('robots.txt', `User-agent: *\nAllow: /\n\nSitemap: ${absoluteUrl(parts.site, '/sitemap.xml')}\n`);
   add(HASHED_FILES_PATH, serializeHashedFiles(hashed));
   add(HEADERS_FILE, serializeHeadersFile(securityHeaders(parts.headers)));
   return files;
 }
 
-function sitemap(site: SiteInfo, paths: string[]): string {
+/** The sitemap of the site's indexed pages, by route path. */
+export function sitemapXml(site: SiteInfo, paths: string[]): string {
   const urls = paths.map((p) => `  <url><loc>${absoluteUrl(site, p)}</loc></url>`).join('\n');
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
 }

@@ -17,11 +17,34 @@ export interface BrokenLink {
 }
 
 /** Paths of everything else the site serves: public/ files, assets. */
-export type KnownFiles = Set<string>;
+export type KnownFiles = Pick<ReadonlySet<string>, 'has'>;
 
-/** Finds every internal link or #anchor on the pages that points at no page, file or id. */
-export function findBrokenLinks(pages: LinkedPage[], files: KnownFiles, base = '/'): BrokenLink[] {
-  const byPath = new Map(pages.map((p) => [normalise(p.path), p]));
+/** A page a link may lead to: its path, and the ids on it (read only for a link with a #hash). */
+export interface LinkTarget {
+  path: string;
+  readonly ids: string[];
+}
+
+/** The pages links may lead to, by path as links name them (see `linkPath`). */
+export type LinkTargets = Pick<ReadonlyMap<string, LinkTarget>, 'get'>;
+
+/** The pages as links find them: "/contact", "/contact/" and "/contact/index.html" name one page. */
+export function linkTargets<T extends LinkTarget>(pages: Iterable<T>): Map<string, T> {
+  const byPath = new Map<string, T>();
+  for (const page of pages) byPath.set(linkPath(page.path), page);
+  return byPath;
+}
+
+/**
+ * Finds every internal link or #anchor on the pages that points at no page, file or id. `targets`: the pages links
+ * may lead to, when they are more than `pages` (the dev server checks the page it serves against every route).
+ */
+export function findBrokenLinks(
+  pages: LinkedPage[],
+  files: KnownFiles,
+  base = '/',
+  targets: LinkTargets = linkTargets(pages),
+): BrokenLink[] {
   const broken: BrokenLink[] = [];
   // A link from the site's root ("/contact", the header's and footer's) means the same on every page: checked once.
   const fromRoot = new Map<string, string | null>();
@@ -30,7 +53,7 @@ export function findBrokenLinks(pages: LinkedPage[], files: KnownFiles, base = '
       const shared = href.startsWith('/') && !href.startsWith('//');
       let reason = shared ? fromRoot.get(href) : undefined;
       if (reason === undefined) {
-        reason = checkLink(href, page, byPath, files, base);
+        reason = checkLink(href, page, targets, files, base);
         if (shared) fromRoot.set(href, reason);
       }
       if (reason) broken.push({ page: page.path, href, reason });
@@ -39,13 +62,7 @@ export function findBrokenLinks(pages: LinkedPage[], files: KnownFiles, base = '
   return broken;
 }
 
-function checkLink(
-  href: string,
-  page: LinkedPage,
-  pages: Map<string, LinkedPage>,
-  files: KnownFiles,
-  base: string,
-): string | null {
+function checkLink(href: string, page: LinkedPage, pages: LinkTargets, files: KnownFiles, base: string): string | null {
   if (href === '' || href === '#') return null;
   if (/^[a-z][a-z0-9+.-]*:/i.test(href) || href.startsWith('//')) return null; // https:, mailto:, tel: ...
   const url = new URL(href, `http://site${base}${page.path.replace(/^\//, '')}`);
@@ -53,7 +70,7 @@ function checkLink(
   let path = decodeURIComponent(url.pathname);
   if (!path.startsWith(base)) return `it is outside the site's base ${base}`;
   path = `/${path.slice(base.length)}`;
-  const target = pages.get(normalise(path));
+  const target = pages.get(linkPath(path));
   if (!target) {
     if (files.has(path.replace(/^\//, '')))
       return hash ? `"${path}" is a file, not a page, so it has no #${hash}` : null;
@@ -63,7 +80,8 @@ function checkLink(
   return null;
 }
 
-function normalise(path: string): string {
+/** A page's path as links name it: "/contact", "/contact/" and "/contact/index.html" are "/contact". */
+export function linkPath(path: string): string {
   const trimmed = path.replace(/\/index\.html$/, '/').replace(/\.html$/, '');
   return trimmed.length > 1 ? trimmed.replace(/\/$/, '') : trimmed;
 }

@@ -4,11 +4,13 @@ import type { OutputFiles } from './write.ts';
 /**
  * A map of output files whose pages are made when first read (`get`), then kept. `has` and `size` know every page
  * without making it; iterating makes them all (`site-gen watch --out` writes the whole site). `made()` lists what
- * exists so far, without making the rest.
+ * exists so far, without making the rest. Other files may be made on request too (`others`: the dev server's sitemap,
+ * which asks every route whether it is indexed).
  */
 export class PagesOnRequest extends Map<string, Uint8Array | string> {
   readonly #pages: ReadonlySet<string>;
   readonly #make: (file: string) => Uint8Array | string;
+  readonly #others: ReadonlyMap<string, () => Uint8Array | string>;
   /** Files still being made (a page's images, encoded after the page is served), until they are set. */
   readonly #later = new Map<string, Promise<void>>();
 
@@ -16,24 +18,34 @@ export class PagesOnRequest extends Map<string, Uint8Array | string> {
    * `files`: everything but the pages; `pages`: the pages' output files; `make`: renders one (and may throw), or, for a
    * build with nothing changed, reads it from the output folder.
    */
-  constructor(files: OutputFiles, pages: Iterable<string>, make: (file: string) => Uint8Array | string) {
+  constructor(
+    files: OutputFiles,
+    pages: Iterable<string>,
+    make: (file: string) => Uint8Array | string,
+    others: ReadonlyMap<string, () => Uint8Array | string> = new Map(),
+  ) {
     super(files);
     this.#pages = new Set(pages);
     this.#make = make;
+    this.#others = others;
   }
 
   override get(file: string): Uint8Array | string | undefined {
-    if (!super.has(file) && this.#pages.has(file)) super.set(file, this.#make(file));
+    if (!super.has(file)) {
+      if (this.#pages.has(file)) super.set(file, this.#make(file));
+      else if (this.#others.has(file)) super.set(file, this.#others.get(file)!());
+    }
     return super.get(file);
   }
 
   override has(file: string): boolean {
-    return super.has(file) || this.#pages.has(file);
+    return super.has(file) || this.onRequest(file);
   }
 
   override get size(): number {
     let size = super.size;
     for (const file of this.#pages) if (!super.has(file)) size += 1;
+    for (const file of this.#others.keys()) if (!super.has(file)) size += 1;
     return size;
   }
 
@@ -61,23 +73,34 @@ export class PagesOnRequest extends Map<string, Uint8Array | string> {
     return this.#pages.has(file);
   }
 
+  /** Whether `file` is made when first read: a page, or one of the other files made on request. */
+  onRequest(file: string): boolean {
+    return this.#pages.has(file) || this.#others.has(file);
+  }
+
+  /** Makes every file not made yet. */
+  #makeAll(): void {
+    for (const file of this.#pages) this.get(file);
+    for (const file of this.#others.keys()) this.get(file);
+  }
+
   /** The files that exist now: everything but the pages not read yet. */
   made(): OutputFiles {
     return new Map(super.entries());
   }
 
   override entries(): MapIterator<[string, Uint8Array | string]> {
-    for (const file of this.#pages) this.get(file);
+    this.#makeAll();
     return super.entries();
   }
 
   override keys(): MapIterator<string> {
-    for (const file of this.#pages) this.get(file);
+    this.#makeAll();
     return super.keys();
   }
 
   override values(): MapIterator<Uint8Array | string> {
-    for (const file of this.#pages) this.get(file);
+    this.#makeAll();
     return super.values();
   }
 

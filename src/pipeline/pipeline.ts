@@ -6,7 +6,7 @@ import type { SiteConfig } from '../core/config.ts';
 import type { ErrorScreenComponent } from '../error-screen.tsx';
 import { TemplateError } from '../core/errors.ts';
 import type { HeadHook } from '../core/head.ts';
-import { assembleOutput, pageDocument, stylesheetFile } from './assemble.ts';
+import { assembleOutput, pageDocument, SITEMAP_FILE, sitemapXml, stylesheetFile } from './assemble.ts';
 import {
   bundleClient,
   entryKey,
@@ -17,7 +17,7 @@ import {
   type PageIslands,
   type PageScripts,
 } from './bundle.ts';
-import { assertNoBrokenLinks, findBrokenLinks, type KnownFiles } from './check.ts';
+import { assertNoBrokenLinks, findBrokenLinks, linkPath, type KnownFiles, type LinkTargets } from './check.ts';
 import type { Compressor } from './compress.ts';
 import { loadConfig } from './load-config.ts';
 import type { CompiledStylesheet } from './css.ts';
@@ -220,6 +220,8 @@ interface SiteState {
   /** Hash of the site's compiled code. */
   code: string;
   routes: PlannedRoute[];
+  /** The routes by output file. */
+  byFile: ReadonlyMap<string, PlannedRoute>;
   head?: HeadHook;
   errorScreen?: ErrorScreenComponent;
   content: Record<string, unknown>;
@@ -266,6 +268,8 @@ export class Pipeline {
   #rendered: RenderedRoute[] | undefined;
   /** Dev: the pages rendered so far, by output file, until `render` reruns. */
   readonly #onRequest = new Map<string, RenderedPage>();
+  /** Dev: the routes' output files by the path links name them by, for the routes last seen (see #linkFiles). */
+  #linkFilesFor: { routes: readonly PlannedRoute[]; files: ReadonlyMap<string, string> } | undefined;
   /** Dev: pages whose critical CSS was derived since the last run began. */
   #derivedOnRequest = 0;
   #islands: string | undefined;
@@ -468,10 +472,16 @@ export class Pipeline {
           const markdown = await this.#markdown.load(site.collections);
           const content = { ...validateContent(paths, site, this.#parsed), ...markdown.content };
           const pageContent = reads ? reads.track('c', content) : content;
+          const routes = planRoutes(
+            paths,
+            resolveRoutes(site.routes, pageContent, relative(paths.root, paths.routes)),
+            this.#site?.routes,
+          );
           return {
             // With reads recorded, a render's key names the code only: what it read of the content is checked apart.
             code: reads ? site.code : hash(site.hash, markdown.hash),
-            routes: planRoutes(paths, resolveRoutes(site.routes, pageContent, relative(paths.root, paths.routes))),
+            routes,
+            byFile: new Map(routes.map((plan) => [plan.file, plan])),
             head: site.head,
             errorScreen: site.errorScreen,
             content,
@@ -813,28 +823,20 @@ export class Pipeline {
     });
   }
 
-  /**
-   * Every output file but the pages, which may not take a public file's path (reported now); and what links may point
-   * at: those files and the pages.
-   */
-  #otherFiles(indexed: string[], images?: ReadonlyMap<string, Uint8Array>): { files: OutputFiles; known: Set<string> } {
+  /** Every output file but the pages, which may not take a public file's path (reported now). */
+  #otherFiles(indexed: string[] | undefined, images?: ReadonlyMap<string, Uint8Array>): OutputFiles {
     const config = this.#config!;
-    const pages = this.#site!.routes.map(({ file }) => ({ file, html: '' }));
-    const files = assembleOutput({
+    return assembleOutput({
       publicFiles: this.#publicFiles!,
       stylesheet: this.#stylesheet!,
       cssFile: this.#cssFile!,
       client: this.#client!,
-      pages,
+      pageFiles: this.#site!.byFile,
       site: config.site,
       indexed,
       headers: config.headers,
       images,
     });
-    for (const { file } of pages) files.delete(file);
-    const known = new Set(files.keys());
-    for (const { file } of pages) known.add(file);
-    return { files, known };
   }
 
   /** How a render reads image files: through the store, so each file is read once while it stays the same. */
@@ -917,15 +919,13 @@ export class Pipeline {
     const site = this.#site!;
     const rendered = this.#rendered;
     const dev = this.#options.mode === 'dev';
-    const indexed = rendered
-      ? rendered.filter((page) => !page.noindex).map(({ path }) => path)
-      : site.routes
-          .filter(({ route, path }) => !route.head({ ...this.#props(), path }).noindex)
-          .map(({ path }) => path);
-    const { files, known } = this.#otherFiles(indexed, images);
+    // The dev server makes the sitemap on request: it asks every route's head whether the page is indexed.
+    const indexed = rendered?.filter((page) => !page.noindex).map(({ path }) => path);
+    const files = this.#otherFiles(indexed, images);
     const documents = this.#documents(client, (page) =>
       page.islands.length > 0 ? client.pages.get(dev ? 'dev' : page.entry) : undefined,
     );
+    const known = { has: (file: string) => files.has(file) || site.byFile.has(file) };
     if (rendered) assertNoBrokenLinks(markdownSources(findBrokenLinks(rendered, known, base), site.content));
     const output: PipelineOutput = {
       config,
@@ -938,20 +938,31 @@ export class Pipeline {
       inputs: this.#inputs(),
     };
     if (!dev) return output;
-    const byFile = new Map(site.routes.map((plan) => [plan.file, plan]));
-    const pages = new PagesOnRequest(files, byFile.keys(), (file) => {
-      const plan = byFile.get(file)!;
-      const render = this.#renderOnRequest(plan);
-      // Its images are encoded after it is served (at once when an earlier run or build made them): a request for one
-      // waits for its encoding (src/dev/output.ts), and the page does not wait for them all.
-      if (render.images.length > 0)
-        pages.setLater(
-          render.images.map((job) => job.file),
-          this.#images.files(render.images),
-        );
-      this.#checkOnRequest(plan, render, known);
-      return documents.make({ ...plan, islands: render.islands }, render).html;
-    });
+    const sitemap = () =>
+      sitemapXml(
+        config.site,
+        site.routes
+          .filter(({ route, path }) => !route.head({ ...this.#props(), path }).noindex)
+          .map(({ path }) => path),
+      );
+    const pages = new PagesOnRequest(
+      files,
+      site.byFile.keys(),
+      (file) => {
+        const plan = site.byFile.get(file)!;
+        const render = this.#renderOnRequest(plan);
+        // Its images are encoded after it is served (at once when an earlier run or build made them): a request for one
+        // waits for its encoding (src/dev/output.ts), and the page does not wait for them all.
+        if (render.images.length > 0)
+          pages.setLater(
+            render.images.map((job) => job.file),
+            this.#images.files(render.images),
+          );
+        this.#checkOnRequest(plan, render, known);
+        return documents.make({ ...plan, islands: render.islands }, render).html;
+      },
+      new Map([[SITEMAP_FILE, sitemap]]),
+    );
     return { ...output, files: pages };
   }
 
@@ -985,22 +996,48 @@ export class Pipeline {
         { name: 'dev', path: plan.path, islands: page.islands },
         paths.root,
       );
+    const files = this.#linkFiles(site.routes);
     const renderOnRequest = (other: PlannedRoute) => this.#renderOnRequest(other);
-    const others = site.routes
-      .filter((other) => other !== plan)
-      .map((other) => ({
-        path: other.path,
-        links: [],
-        get ids() {
-          return renderOnRequest(other).ids;
-        },
-      }));
+    // Another page's ids are its render's, rendered when a link asks for them.
+    const targets: LinkTargets = {
+      get(path) {
+        const other = site.byFile.get(files.get(path) ?? '');
+        return (
+          other && {
+            path: other.path,
+            get ids() {
+              return renderOnRequest(other).ids;
+            },
+          }
+        );
+      },
+    };
     assertNoBrokenLinks(
       markdownSources(
-        findBrokenLinks([{ path: plan.path, links: page.links, ids: page.ids }, ...others], known, base),
+        findBrokenLinks([{ path: plan.path, links: page.links, ids: page.ids }], known, base, targets),
         site.content,
       ),
     );
+  }
+
+  /**
+   * Dev: each route's output file by the path links name it by (see linkPath). Made again only when a route's path or
+   * file changed: a watch session loads the site again after each save, mostly with the same routes.
+   */
+  #linkFiles(routes: readonly PlannedRoute[]): ReadonlyMap<string, string> {
+    const last = this.#linkFilesFor;
+    const same =
+      last &&
+      (last.routes === routes ||
+        (last.routes.length === routes.length &&
+          routes.every((plan, i) => plan.path === last.routes[i]!.path && plan.file === last.routes[i]!.file)));
+    if (same) {
+      last.routes = routes;
+      return last.files;
+    }
+    const files = new Map(routes.map((plan) => [linkPath(plan.path), plan.file]));
+    this.#linkFilesFor = { routes, files };
+    return files;
   }
 }
 

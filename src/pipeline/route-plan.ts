@@ -34,24 +34,38 @@ export function planRoute(route: Route): PlannedRoute {
 
 /**
  * The routes as the site gives them, checked (a path, a page, a head; no two writing one file) and planned, in their
- * order. `paths.routes` names the file in the errors.
+ * order. `paths.routes` names the file in the errors. `previous`: the last plan of the same site (a watch session
+ * loads the site again after each save): routes at the same place with the same path and file keep their file and
+ * entry, and when every route does, the files are those already found distinct.
  */
-export function planRoutes(paths: Pick<ProjectPaths, 'root' | 'routes'>, routes: Route[]): PlannedRoute[] {
+export function planRoutes(
+  paths: Pick<ProjectPaths, 'root' | 'routes'>,
+  routes: Route[],
+  previous: readonly PlannedRoute[] = [],
+): PlannedRoute[] {
   const shown = relative(paths.root, paths.routes);
-  const seen = new Map<string, string>();
-  return routes.map((route, i) => {
+  let same = routes.length === previous.length;
+  const planned = routes.map((route, i) => {
     if (!route || typeof route.path !== 'string' || !route.path.startsWith('/'))
       throw new RoutesError(`${shown}: routes[${i}].path must be a path starting with "/".`);
     if (typeof route.page !== 'function')
       throw new RoutesError(`${shown}: routes[${i}] (${route.path}) has no page component.`);
     if (typeof route.head !== 'function')
       throw new RoutesError(`${shown}: routes[${i}] (${route.path}) has no head() function giving its title.`);
-    const plan = planRoute(route);
+    const last = previous[i];
+    if (last && last.path === route.path && last.route.file === route.file)
+      return { route, path: last.path, file: last.file, entry: last.entry };
+    same = false;
+    return planRoute(route);
+  });
+  if (same) return planned;
+  const seen = new Map<string, string>();
+  for (const plan of planned) {
     if (seen.has(plan.file))
       throw new RoutesError(
-        `${shown}: routes ${seen.get(plan.file)} and ${route.path} both write ${plan.file}. Give each route its own path.`,
+        `${shown}: routes ${seen.get(plan.file)} and ${plan.path} both write ${plan.file}. Give each route its own path.`,
       );
-    seen.set(plan.file, route.path);
-    return plan;
-  });
+    seen.set(plan.file, plan.path);
+  }
+  return planned;
 }

@@ -133,7 +133,7 @@ export class SiteLoader {
       const files = contentFiles(paths);
       // Read before compiling, as the content modules are (see ContentModules).
       const schemaRead = this.#schemaInputs ?? [paths.contentSchema];
-      const schemaBefore = await sourcesHash(schemaRead);
+      const schemaBefore = sourcesHash(schemaRead);
       // esbuild compiles the changed content files and bundles the site's code side by side.
       const [modules, bundle] = await Promise.allSettled([this.#content.load(files), this.#code(files)]);
       if (modules.status === 'rejected') throw modules.reason;
@@ -200,7 +200,7 @@ export class SiteLoader {
     const entry = siteEntrySource(paths);
     const last = this.#bundle?.entry === entry ? this.#bundle : undefined;
     // Read before bundling, as the content modules are (see ContentModules).
-    const sources = last && (await sourcesHash(last.inputs));
+    const sources = last && sourcesHash(last.inputs);
     if (last && last.sources === sources) return last;
     const options = nodeBundleOptions({ contents: entry, resolveDir: paths.root }, paths.root, {
       plugins: [contentImports(paths.content, files)],
@@ -214,7 +214,7 @@ export class SiteLoader {
       // Inputs not known before (the first load): read now, they are what esbuild read if none was written since a
       // little before it started (the margin for file systems with coarse times).
       if (!known) {
-        const read = await sourcesHash(inputs);
+        const read = sourcesHash(inputs);
         if (await writtenBefore(inputs, started - 2000)) known = read;
       }
       this.#bundle = { entry, sources: known, inputs, ...bundle };

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { assertNoBrokenLinks, assertWithinBudget, findBrokenLinks } from '../../src/pipeline/check.ts';
+import { assertNoBrokenLinks, assertWithinBudget, findBrokenLinks, linkTargets } from '../../src/pipeline/check.ts';
 import { BrokenLinkError, BudgetExceededError } from '../../src/core/errors.ts';
 
 const pages = [
@@ -30,6 +30,24 @@ links('reports an anchor missing on another page, and a page that does not exist
     broken.map((b) => b.reason),
     ['/contact has no element with id "faq"', 'no page or file is served at /about'],
   );
+});
+
+links('checks one page against others it is given as targets, reading their ids only for a #hash', () => {
+  let read = 0;
+  const contact = {
+    path: '/contact',
+    get ids() {
+      read += 1;
+      return ['form'];
+    },
+  };
+  const targets = linkTargets([{ path: '/', ids: [] }, contact]);
+  const page = { path: '/', links: ['/contact/', '/contact#form', '/contact#faq', '/about'], ids: [] };
+  assert.equal(
+    findBrokenLinks([page], files, '/', targets).map((b) => b.reason),
+    ['/contact has no element with id "faq"', 'no page or file is served at /about'],
+  );
+  assert.is(read, 2, 'the ids of /contact, for its two #hash links');
 });
 
 links('resolves relative links and /contact/ like a static host', () => {

@@ -186,6 +186,52 @@ builder('a config edit rebuilds everything that reads the config', async (contex
   assert.match(html(context, 'index.html'), 'Renamed Fixture');
 });
 
+builder(
+  'the sitemap is made when first read, lists the indexed pages, and a rebuild leaves it to the next read',
+  async (context) => {
+    const files = context.builder.output!.files;
+    assert.ok(files.has('sitemap.xml'), 'the sitemap is known');
+    const sitemap = String(files.get('sitemap.xml'));
+    for (const path of ['/', '/contact', '/static']) assert.match(sitemap, `${path}</loc>`);
+    assert.not.match(sitemap, '/404', 'a noindex page is left out');
+
+    context.fixture.edit('content/copy.ts', (text) => `${text}\n// another comment\n`);
+    const outcome = ok(await saved(context, 'content/copy.ts'));
+    assert.is(outcome.change, 'none', 'a sitemap read before is no change');
+    assert.not.ok(context.builder.output!.files.made().has('sitemap.xml'), 'not made again until read');
+    assert.is(String(context.builder.output!.files.get('sitemap.xml')), sitemap);
+  },
+);
+
+builder(
+  'a page is served only when its links lead to a page, a file or an id on the page they name',
+  async (context) => {
+    const link = (href: string) =>
+      context.fixture.edit('src/site/pages/static.tsx', (text) =>
+        text.replace(/<a href=\{withBase\('[^']*'\)\}>/, `<a href={withBase('${href}')}>`),
+      );
+    html(context, 'static/index.html'); // open, so the rebuild renders it again
+
+    link('/contact#nowhere');
+    const broken = await saved(context, 'src/site/pages/static.tsx');
+    assert.not.ok(broken.ok, 'a link to an id the page lacks fails');
+    assert.match(
+      (broken as { error: Error }).error.message,
+      '/static: link "/contact#nowhere": /contact has no element with id "nowhere"',
+    );
+
+    link('/nowhere');
+    const missing = await saved(context, 'src/site/pages/static.tsx');
+    assert.match((missing as { error: Error }).error.message, 'no page or file is served at /nowhere');
+
+    for (const href of ['/contact#form', '/404.html', '/contact/', '/favicon.svg', '/']) {
+      link(href);
+      ok(await saved(context, 'src/site/pages/static.tsx'));
+      assert.match(html(context, 'static/index.html'), `href="${href}"`);
+    }
+  },
+);
+
 builder.run();
 
 const change = suite('changeOf');
