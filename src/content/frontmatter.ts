@@ -1,6 +1,15 @@
 // Splits a Markdown file into its YAML frontmatter and body, with the line of every frontmatter field for messages.
 import { createRequire } from 'node:module';
-import { CORE_SCHEMA, load, type YAMLException } from 'js-yaml';
+import type { YAMLException } from 'js-yaml';
+
+type JsYaml = typeof import('js-yaml');
+let jsYaml: JsYaml | undefined;
+
+/** js-yaml, which reads the data: loaded when a first file has frontmatter, not by every site-gen command. */
+function yamlData(): JsYaml {
+  jsYaml ??= createRequire(import.meta.url)('js-yaml') as JsYaml;
+  return jsYaml;
+}
 
 type YamlPackage = typeof import('yaml');
 let yamlPackage: YamlPackage | undefined;
@@ -44,6 +53,7 @@ export function splitFrontmatter(text: string): Frontmatter {
   // node's position, is made only when a message needs a field's line.
   let data: unknown;
   try {
+    const { load, CORE_SCHEMA } = yamlData();
     data = load(yaml, { schema: CORE_SCHEMA }) ?? {};
   } catch (error) {
     const mark = (error as YAMLException).mark;

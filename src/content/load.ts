@@ -11,7 +11,7 @@ import type { ImageSources } from '../images/source.ts';
 import { type Entry, isMarkdownCollection, type MarkdownCollection } from './collection.ts';
 import { type MarkdownFolder, markdownFolders, markdownNames } from './files.ts';
 import { type Frontmatter, FrontmatterError, splitFrontmatter } from './frontmatter.ts';
-import { fenceLanguages, parseMarkdown, type RenderedMarkdown, renderParsed } from './markdown.ts';
+import type { RenderedMarkdown } from './markdown.ts';
 import { MarkdownWorker, renderBodies, WORKER_FROM, type WorkerCounts } from './markdown-pool.ts';
 
 export interface LoadedCollections {
@@ -199,12 +199,21 @@ export class MarkdownCollections {
     pending: Item[],
     worker?: MarkdownWorker,
   ): Promise<Array<Item & { rendered: RenderedMarkdown }>> {
+    if (pending.length === 0) return [];
+    // Loaded when a body is to be rendered: markdown-it and its plugins took a tenth of a second of every start-up,
+    // Markdown or not.
+    const { fenceLanguages, parseMarkdown, renderParsed } = await import('./markdown.ts');
+    const parse = (item: Item) =>
+      parseMarkdown(item.front.body, {
+        file: item.file,
+        bodyLine: item.front.bodyLine,
+        readImage: (image, what) => this.#images.read(image, what),
+      });
     const { renders, onWorker } = await renderBodies(
       pending.map(({ file, front }) => ({ file, body: front.body, bodyLine: front.bodyLine })),
       {
         languages: [...new Set(pending.flatMap(({ front }) => fenceLanguages(front.body)))],
-        renderHere: (index, highlighter) =>
-          renderParsed(this.#parse(pending[index]!.file, pending[index]!.front), highlighter),
+        renderHere: (index, highlighter) => renderParsed(parse(pending[index]!), highlighter),
         workerFrom: this.#workerFrom,
         worker,
       },
@@ -226,14 +235,6 @@ export class MarkdownCollections {
     const made = { text, front, key: bodyKey(front) };
     this.#fronts.set(shown, made);
     return made;
-  }
-
-  #parse(file: string, front: Frontmatter): ReturnType<typeof parseMarkdown> {
-    return parseMarkdown(front.body, {
-      file,
-      bodyLine: front.bodyLine,
-      readImage: (image, what) => this.#images.read(image, what),
-    });
   }
 
   /** One file's entry: its frontmatter checked now, its body kept from the last render or parsed for rendering. */
