@@ -1,6 +1,6 @@
 // Loading the site's code with its content files compiled apart: each compiled once while it stays the same, one
 // module shared by the entry and the routes, the site's hash following every change, errors naming the file at fault.
-import { existsSync, readdirSync, utimesSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -9,6 +9,7 @@ import { projectPaths } from '../../src/core/paths.ts';
 import { DevBuilder } from '../../src/dev/builder.ts';
 import { stagesForAll } from '../../src/dev/invalidate.ts';
 import { ParsedContent, SiteLoader, validateContent, type LoadedSite } from '../../src/pipeline/site-module.ts';
+import { jsonModule } from '../../src/pipeline/content-modules.ts';
 import { copyFixture, type FixtureCopy } from '../helpers/fixture.ts';
 
 interface Context {
@@ -166,6 +167,43 @@ loading('a code file that fails to compile is a BundleError naming the file', as
   assert.match((error as Error).message, /src\/site\/pages\/static\.tsx:\d+:\d+: /);
 });
 
+loading(
+  'a content file that is `export default` and JSON is read by JSON.parse; one that only starts so is compiled',
+  async (context) => {
+    const items = [
+      { id: 'alpha', title: 'Alpha', bullets: ['one', 'two', 'three'] },
+      { id: 'beta', title: 'Beta "quoted" \\ \u2028', bullets: [] },
+    ];
+    const cache = projectPaths(context.fixture.config).cache;
+    const moduleText = () =>
+      readdirSync(cache)
+        .filter((name) => name.startsWith('content-items-'))
+        .map((name) => readFileSync(join(cache, name), 'utf8'));
+
+    context.fixture.write(
+      'content/items.ts',
+      `// Made by a script.\nexport default ${JSON.stringify(items, null, 2)};\n`,
+    );
+    const read = await context.loader.load();
+    assert.equal(read.contentModules['items.ts']!.default, items);
+    assert.equal(
+      moduleText().map((text) => text.startsWith('export default JSON.parse(')),
+      [true],
+      'the module is the JSON, parsed',
+    );
+
+    context.fixture.write('content/items.ts', `export default ${JSON.stringify(items)} satisfies unknown[];\n`);
+    const compiled = await context.loader.load();
+    assert.equal(compiled.contentModules['items.ts']!.default, items, 'the same data, compiled by esbuild');
+    assert.equal(
+      moduleText().map((text) => text.startsWith('export default JSON.parse(')),
+      [false],
+      "esbuild's module, and no other left",
+    );
+    assert.is(context.loader.contentCompiles, 3, 'copy.ts once, items.ts once each way');
+  },
+);
+
 loading('dispose removes the content modules it wrote to the cache folder', async (context) => {
   await context.loader.load();
   const cache = projectPaths(context.fixture.config).cache;
@@ -246,3 +284,28 @@ watching('an edit of a content file the routes import is followed and shows on t
 });
 
 watching.run();
+
+const json = suite('jsonModule');
+
+json('takes comments, `export default`, a JSON array or object and a `;`, and nothing else', () => {
+  assert.is(
+    jsonModule('// Made by a script.\n/* 2 items */\nexport default [\n  {"id": "a", "n": -1.5e3, "ok": true}\n];\n'),
+    'export default JSON.parse("[\\n  {\\"id\\": \\"a\\", \\"n\\": -1.5e3, \\"ok\\": true}\\n]");\n',
+  );
+  assert.is(jsonModule('export default {}'), 'export default JSON.parse("{}");\n');
+  for (const text of [
+    "export default [{ id: 'a' }];",
+    'export default [\n  {\n    id: "a"\n  }\n];',
+    'import items from "./items.ts";\nexport default {"a": 1};',
+    'export const a = {"a": 1};',
+    'export default "text";',
+    'export default {"__proto__": {"polluted": true}};',
+  ])
+    assert.is(jsonModule(text), undefined, text);
+});
+
+json('gives up at once on a long run of blanks that leads nowhere', () => {
+  assert.is(jsonModule(`${' '.repeat(100_000)}const x = 1;`), undefined);
+});
+
+json.run();
