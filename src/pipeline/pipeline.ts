@@ -938,12 +938,11 @@ export class Pipeline {
       inputs: this.#inputs(),
     };
     if (!dev) return output;
+    const props = this.#props();
     const sitemap = () =>
       sitemapXml(
         config.site,
-        site.routes
-          .filter(({ route, path }) => !route.head({ ...this.#props(), path }).noindex)
-          .map(({ path }) => path),
+        site.routes.filter(({ route, path }) => !route.head({ ...props, path }).noindex).map(({ path }) => path),
       );
     const pages = new PagesOnRequest(
       files,
