@@ -119,7 +119,7 @@ export function assembleOutput(parts: OutputParts): OutputFiles {
   for (const path of parts.publicFiles.keys()) if (parts.pageFiles.has(path)) throw taken(path);
   if (parts.indexed) add(SITEMAP_FILE, sitemapXml(parts.site, parts.indexed));
   else if (files.has(SITEMAP_FILE)) throw taken(SITEMAP_FILE);
-  add('robots.txt', `User-agent: *\nAllow: /\n\nSitemap: ${absoluteUrl(parts.site, '/sitemap.xml')}\n`);
+  add('robots.txt', `User-agent: *\nAllow: /\n\nSitemap: ${absoluteUrl(parts.site, `/${SITEMAP_FILE}`)}\n`);
   add(HASHED_FILES_PATH, serializeHashedFiles(hashed));
   add(HEADERS_FILE, serializeHeadersFile(securityHeaders(parts.headers)));
   return files;

@@ -36,13 +36,13 @@ export function planRoute(route: Route): PlannedRoute {
  * The routes as the site gives them, checked (a path, a page, a head; no two writing one file) and planned, in their
  * order. `paths.routes` names the file in the errors. `previous`: the last plan of the same site (a watch session
  * loads the site again after each save): routes at the same place with the same path and file keep their file and
- * entry, and when every route does, the files are those already found distinct.
+ * entry, and when every route does (`unchanged`), the files are those already found distinct.
  */
 export function planRoutes(
   paths: Pick<ProjectPaths, 'root' | 'routes'>,
   routes: Route[],
   previous: readonly PlannedRoute[] = [],
-): PlannedRoute[] {
+): { routes: PlannedRoute[]; unchanged: boolean } {
   const shown = relative(paths.root, paths.routes);
   let same = routes.length === previous.length;
   const planned = routes.map((route, i) => {
@@ -58,7 +58,7 @@ export function planRoutes(
     same = false;
     return planRoute(route);
   });
-  if (same) return planned;
+  if (same) return { routes: planned, unchanged: true };
   const seen = new Map<string, string>();
   for (const plan of planned) {
     if (seen.has(plan.file))
@@ -67,5 +67,5 @@ export function planRoutes(
       );
     seen.set(plan.file, plan.path);
   }
-  return planned;
+  return { routes: planned, unchanged: false };
 }

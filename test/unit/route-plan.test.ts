@@ -17,7 +17,7 @@ const route = (path: string, file?: string): Route => ({
 const plan = suite('planRoutes');
 
 plan('gives each route its output file and script entry, in the routes order', () => {
-  const planned = planRoutes(paths, [route('/'), route('/releases/one'), route('/404', '404.html')]);
+  const { routes: planned } = planRoutes(paths, [route('/'), route('/releases/one'), route('/404', '404.html')]);
   assert.equal(
     planned.map(({ path, file, entry }) => [path, file, entry]),
     [
@@ -29,9 +29,9 @@ plan('gives each route its output file and script entry, in the routes order', (
 });
 
 plan('a load with the same routes keeps their plans but carries the new route objects', () => {
-  const first = planRoutes(paths, [route('/'), route('/a')]);
+  const { routes: first } = planRoutes(paths, [route('/'), route('/a')]);
   const again = [route('/'), route('/a')];
-  const second = planRoutes(paths, again, first);
+  const { routes: second } = planRoutes(paths, again, first);
   assert.equal(
     second.map(({ file, entry }) => [file, entry]),
     first.map(({ file, entry }) => [file, entry]),
@@ -40,8 +40,8 @@ plan('a load with the same routes keeps their plans but carries the new route ob
 });
 
 plan('a changed route is planned again, and two routes writing one file are refused', () => {
-  const first = planRoutes(paths, [route('/'), route('/a'), route('/b')]);
-  const moved = planRoutes(paths, [route('/'), route('/a'), route('/c')], first);
+  const { routes: first } = planRoutes(paths, [route('/'), route('/a'), route('/b')]);
+  const { routes: moved } = planRoutes(paths, [route('/'), route('/a'), route('/c')], first);
   assert.is(moved[2]!.file, 'c/index.html');
   assert.throws(
     () => planRoutes(paths, [route('/'), route('/a'), route('/a/')], first),
