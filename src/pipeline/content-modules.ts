@@ -92,8 +92,9 @@ export class ContentModules {
 
     // A file that is `export default` and JSON (a generated list, most often) is read with JSON.parse, without esbuild:
     // V8 parses an object literal of 100,000 items in twice the time and keeps ~110 MB of parser memory afterwards.
-    const json = jsonModule(readFileSync(path, 'utf8'));
-    const loaded = json === undefined ? undefined : await this.#import(file, json, [path], kept).catch(() => undefined);
+    const json = jsonBody(readFileSync(path, 'utf8'));
+    const loaded =
+      json === undefined ? undefined : await this.#importJson(file, json, path, kept).catch(() => undefined);
     if (loaded) {
       this.compiled += 1;
       this.#kept.set(file, { module: loaded, sources: read.join('\n') === path ? sources : '' });
@@ -108,6 +109,24 @@ export class ContentModules {
     const module = await this.#import(file, code, inputs, kept);
     this.#kept.set(file, { module, sources: known });
     return module;
+  }
+
+  /**
+   * Imports the JSON `body` of content `file` as its module. The module's code names the body by its hash and takes it
+   * from `jsonBodies` as it is evaluated: the text is held only until JSON.parse has read it, where a string literal in
+   * the code was kept for the whole build twice over (the module's source and its constant: 38 MB for 18 MB of JSON).
+   */
+  async #importJson(file: string, body: string, path: string, kept: Kept | undefined): Promise<ContentModule> {
+    const id = createHash('sha256').update(body).digest('hex');
+    const code = `import { takeJsonBody } from ${JSON.stringify(import.meta.url)};
+export default JSON.parse(takeJsonBody(${JSON.stringify(id)}));
+`;
+    jsonBodies.set(id, body);
+    try {
+      return await this.#import(file, code, [path], kept);
+    } finally {
+      jsonBodies.delete(id);
+    }
   }
 
   /** Imports `code` as the module of content `file`, from a file named by its hash (the kept module when the same). */
@@ -136,20 +155,32 @@ export class ContentModules {
   }
 }
 
+/** The JSON text of content modules being imported, by its hash (see #importJson). */
+const jsonBodies = new Map<string, string>();
+
+/** Called by a JSON content module as it is evaluated: its text, handed over once. */
+export function takeJsonBody(id: string): string {
+  const body = jsonBodies.get(id);
+  if (body === undefined)
+    throw new Error('site-gen: a JSON content module was evaluated outside its import; this is a bug.');
+  jsonBodies.delete(id);
+  return body;
+}
+
 /**
- * The module for a content file's text when it is comments, then `export default` and a JSON value, then an optional
- * `;`: that value read by JSON.parse, which gives what the object literal would (JSON is JavaScript's literal syntax)
- * but for a `"__proto__"` key, left to esbuild. Undefined for any other text. Only the start is looked at: text that
- * is not JSON after all fails its JSON.parse when imported, and the file is compiled by esbuild instead.
+ * The JSON value of a content file's text when it is comments, then `export default` and a JSON value, then an
+ * optional `;`: read by JSON.parse, it gives what the object literal would (JSON is JavaScript's literal syntax) but
+ * for a `"__proto__"` key, left to esbuild. Undefined for any other text. Only the start is looked at: text that is
+ * not JSON after all fails its JSON.parse when imported, and the file is compiled by esbuild instead.
  */
-export function jsonModule(text: string): string | undefined {
+export function jsonBody(text: string): string | undefined {
   const start = /^(?:\s|\/\/[^\n]*|\/\*[\s\S]*?\*\/)*export\s+default\s+(?=[[{])/.exec(text);
   if (!start) return undefined;
   let body = text.slice(start[0].length).trimEnd();
   if (body.endsWith(';')) body = body.slice(0, -1);
   // JSON's first token after the brackets: a string, number, literal or a closing bracket (`{ id:` is not JSON).
   if (!/^[[{\s]*(?:["\d\]}-]|true|false|null)/.test(body) || body.includes('"__proto__"')) return undefined;
-  return `export default JSON.parse(${JSON.stringify(body)});\n`;
+  return body;
 }
 
 /**

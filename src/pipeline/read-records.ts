@@ -12,7 +12,7 @@ import {
 } from './render-reads.ts';
 
 /** Whether two sorted lists of read ids are the same. */
-function sameIds(a: Int32Array, b: Int32Array): boolean {
+function sameIds(a: readonly number[], b: readonly number[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
@@ -52,8 +52,13 @@ export class ReadRecords {
    * This build's groups, each a sorted list of the tracker's read ids, made as pages are rendered (a page keeps a
    * dozen group ids, not its hundreds of reads), by their ids' list.
    */
-  readonly #groups: Int32Array[] = [];
-  readonly #groupIds = new Map<number, number[]>();
+  readonly #groups: number[][] = [];
+  /**
+   * The groups by a hash of their ids: a group's id, or the ids of the groups with that hash when two have it. Plain
+   * arrays and numbers: most groups are one page's own entry, made once each (an Int32Array and a list per group cost
+   * about 180 bytes a page more at 10,003 pages).
+   */
+  readonly #groupIds = new Map<number, number | number[]>();
   #siteGroup: number | undefined;
 
   constructor(tracker: ContentReads, last: StoredReads | undefined) {
@@ -96,20 +101,20 @@ export class ReadRecords {
     // The site's reads are one group, every page's: made once.
     this.#siteGroup ??= this.#group(tracker.site.ids);
     const made = [this.#siteGroup, ...[...byGroup.values()].map((members) => this.#group(members))];
-    this.#next.set(key, { ...hashes, made: [...new Set(made)] });
+    this.#next.set(key, { hash: hashes.hash, html: hashes.html, made: [...new Set(made)] });
   }
 
   /** The id of the group of these reads (interned by a hash of the sorted ids, compared whole on a match). */
   #group(members: number[]): number {
-    const sorted = Int32Array.from(members).sort();
+    const sorted = members.slice().sort((a, b) => a - b);
     let key = sorted.length;
     for (const id of sorted) key = (Math.imul(key, 31) + id) | 0;
-    const candidates = this.#groupIds.get(key);
-    const same = candidates?.find((group) => sameIds(this.#groups[group]!, sorted));
+    const found = this.#groupIds.get(key);
+    const candidates = found === undefined ? [] : typeof found === 'number' ? [found] : found;
+    const same = candidates.find((group) => sameIds(this.#groups[group]!, sorted));
     if (same !== undefined) return same;
     const id = this.#groups.push(sorted) - 1;
-    if (candidates) candidates.push(id);
-    else this.#groupIds.set(key, [id]);
+    this.#groupIds.set(key, found === undefined ? id : [...candidates, id]);
     return id;
   }
 
@@ -122,10 +127,21 @@ export class ReadRecords {
   stored(): StoredReads {
     const tracker = this.#tracker;
     const reads: string[] = [];
-    const readIds = new Map<string, number>();
-    const readId = (read: string) => {
-      let id = readIds.get(read);
-      if (id === undefined) readIds.set(read, (id = reads.push(read) - 1));
+    // This build's reads, each stored once when a group has it (-1: not yet).
+    const storedRead = new Int32Array(tracker.reads.length).fill(-1);
+    const madeRead = (read: number) => {
+      let id = storedRead[read]!;
+      if (id < 0) storedRead[read] = id = reads.push(tracker.reads[read]!) - 1;
+      return id;
+    };
+    // A kept page's read from the last build: this build's when its text was made again, else stored once by its text.
+    // The tracker's own map of texts tells the first; a map of every text read (a million at 100,000 pages) is not made.
+    const lastOnly = new Map<string, number>();
+    const lastRead = (read: string) => {
+      const made = tracker.idOf(read);
+      if (made !== undefined) return madeRead(made);
+      let id = lastOnly.get(read);
+      if (id === undefined) lastOnly.set(read, (id = reads.push(read) - 1));
       return id;
     };
     const groups: number[][] = [];
@@ -140,19 +156,13 @@ export class ReadRecords {
     const lastGroup = (group: number) => {
       let id = fromLast.get(group);
       if (id === undefined) {
-        const members = this.#last!.groups[group]!.map((read) => readId(this.#last!.reads[read]!));
+        const members = this.#last!.groups[group]!.map((read) => lastRead(this.#last!.reads[read]!));
         fromLast.set(group, (id = groupId(members.sort((a, b) => a - b))));
       }
       return id;
     };
-    // This build's groups, each translated once; and this build's reads, each found by its text once (-1: not yet).
+    // This build's groups, each translated once.
     const fromMade = new Map<number, number>();
-    const storedRead = new Int32Array(tracker.reads.length).fill(-1);
-    const madeRead = (read: number) => {
-      let id = storedRead[read]!;
-      if (id < 0) storedRead[read] = id = readId(tracker.reads[read]!);
-      return id;
-    };
     const madeGroup = (group: number) => {
       let id = fromMade.get(group);
       if (id === undefined) {

@@ -83,29 +83,29 @@ interface Meta {
   proxy: object;
   /** The path it was first reached by: a JSON array. */
   label: string;
-  /** The label less its closing bracket, to append a property to. */
-  open: string;
   /** The label's root and first two properties, for grouping (see groupOf). */
   steps: Array<string | { symbol: string }>;
   /** The group of the reads of this object and, when `steps` has all three, of its properties (made when first read). */
   group?: number;
   /**
-   * The last read of each property (by kind and property) and what it found: the same value read again (by the next
-   * page, through the same layout) is the same read, found without making its text again. Each made when first needed:
-   * most objects (an entry of thousands) are read by one page, of one kind.
+   * The last `h` and `d` read of each property (by kind and property) and what it found: the same value read again (by
+   * the next page, through the same layout) is the same read, found without making its text again. Each made when
+   * first needed: most objects (an entry of thousands) are read by one page, and only by `g` reads (kept in `fast`).
    */
-  last: Array<Map<PropertyKey, { value: unknown; flags: string; id: number }> | undefined>;
+  last?: Array<Map<PropertyKey, { value: unknown; flags: string; id: number }> | undefined>;
   /** The last read of its own keys, likewise. */
   keys?: { keys: PropertyKey[]; id: number };
   /**
-   * `g` reads as a render repeats them: what the property held (ABSENT: not its own) and gave, and the read's id. A
-   * write through the Proxy forgets them all (nothing else can write: the site's code holds only Proxies).
+   * The last `g` read of each property, as a render repeats it: what the property held (ABSENT: not its own) and gave,
+   * and the read's id. A write through the Proxy forgets them all (nothing else can write: the site's code holds only
+   * Proxies). One memo for `g` reads, not one here and one in `last`: at 100,000 entries read by the site as it loads
+   * and by a page each, a second cost about 50 MB.
    */
   fast?: Map<PropertyKey, { value: unknown; wrapped: unknown; id: number }>;
 }
 
-/** Kinds of read remembered per property (see Meta.last). */
-const PROPERTY_KINDS = { g: 0, h: 1, d: 2 } as const;
+/** Kinds of read remembered per property in Meta.last (`g` reads are remembered in Meta.fast). */
+const PROPERTY_KINDS = { h: 0, d: 1 } as const;
 
 /** What a `g` read of a missing property found, as remembered (see Meta.last): no value can be it. */
 const ABSENT = Symbol('absent');
@@ -268,6 +268,11 @@ export class ContentReads {
     return copy as T;
   }
 
+  /** The id of the read whose text is `read` (see SEPARATOR), if one was made. */
+  idOf(read: string): number | undefined {
+    return this.#ids.get(read);
+  }
+
   /** The group of read `id`: reads of the same root and first two properties, which pages tend to read together. */
   groupOf(id: number): number {
     return this.#groupOf[id]!;
@@ -294,7 +299,7 @@ export class ContentReads {
     const known = this.#byTarget.get(value);
     if (known) return known.proxy;
     if (!kindOf(value)) return value;
-    return this.#made(value, `${meta.open},${JSON.stringify(part)}]`, [...meta.steps, part].slice(0, 3));
+    return this.#made(value, propertyPath(meta, part), [...meta.steps, part].slice(0, 3));
   }
 
   #made(target: object, label: string, steps: Meta['steps']): object {
@@ -303,9 +308,7 @@ export class ContentReads {
       target,
       proxy,
       label,
-      open: label.slice(0, -1),
       steps,
-      last: [],
     };
     this.#byTarget.set(target, meta);
     this.#byProxy.set(proxy, meta);
@@ -326,8 +329,8 @@ export class ContentReads {
     this.#opaque();
     this.#writes += 1;
     const meta = this.#byTarget.get(target)!;
-    for (const last of meta.last) last?.clear();
-    meta.fast?.clear();
+    meta.last = undefined;
+    meta.fast = undefined;
     meta.keys = undefined;
   }
 
@@ -383,11 +386,11 @@ export class ContentReads {
   }
 
   /**
-   * A read of property `prop` that found `value` (`found` tells it as text, made only when this property was last
-   * read to something else: see Meta.last).
+   * A read of property `prop` that found `value` (`found` tells it as text). An `h` or `d` read is made only when this
+   * property was last read to something else (see Meta.last); a `g` read's memo is its caller's (Meta.fast).
    */
   #propertyRead(
-    kind: keyof typeof PROPERTY_KINDS,
+    kind: 'g' | keyof typeof PROPERTY_KINDS,
     meta: Meta,
     prop: PropertyKey,
     value: unknown,
@@ -396,8 +399,8 @@ export class ContentReads {
   ): number | undefined {
     const recording = this.#recording;
     if (!recording) return undefined;
-    const last = (meta.last[PROPERTY_KINDS[kind]] ??= new Map());
-    const known = last.get(prop);
+    const last = kind === 'g' ? undefined : ((meta.last ??= [])[PROPERTY_KINDS[kind]] ??= new Map());
+    const known = last?.get(prop);
     if (known && Object.is(known.value, value) && known.flags === flags) {
       this.#add(recording, known.id);
       return known.id;
@@ -407,9 +410,9 @@ export class ContentReads {
       this.#opaque();
       return undefined;
     }
-    const path = `${meta.open},${JSON.stringify(part)}]`;
+    const path = propertyPath(meta, part);
     const id = this.#record(kind, path, found(path), meta, part);
-    if (id !== undefined) last.set(prop, { value, flags, id });
+    if (id !== undefined) last?.set(prop, { value, flags, id });
     return id;
   }
 
@@ -562,6 +565,11 @@ export class ContentReads {
       return Reflect.preventExtensions(target);
     },
   };
+}
+
+/** The path of property `part` of the object `meta` stands for: its label with the property appended. */
+function propertyPath(meta: Meta, part: string | { symbol: string }): string {
+  return `${meta.label.slice(0, -1)},${JSON.stringify(part)}]`;
 }
 
 /** A data property's attributes, as three letters. */
