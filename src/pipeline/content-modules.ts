@@ -112,20 +112,24 @@ export class ContentModules {
   }
 
   /**
-   * Imports the JSON `body` of content `file` as its module. The module's code names the body by its hash and takes it
-   * from `jsonBodies` as it is evaluated: the text is held only until JSON.parse has read it, where a string literal in
-   * the code was kept for the whole build twice over (the module's source and its constant: 38 MB for 18 MB of JSON).
+   * Imports the JSON `body` of content `file` as its module. The module's code names the body by its hash and reads it
+   * from `jsonBodies` as it is evaluated: the text is held only while it is imported, where a string literal in the
+   * code was kept for the whole build twice over (the module's source and its constant: 38 MB for 18 MB of JSON).
    */
   async #importJson(file: string, body: string, path: string, kept: Kept | undefined): Promise<ContentModule> {
     const id = createHash('sha256').update(body).digest('hex');
     const code = `import { takeJsonBody } from ${JSON.stringify(import.meta.url)};
 export default JSON.parse(takeJsonBody(${JSON.stringify(id)}));
 `;
-    jsonBodies.set(id, body);
+    // Counted: two stores in one process (watch sessions, tests) may import the same text at once.
+    const held = jsonBodies.get(id) ?? { body, imports: 0 };
+    held.imports += 1;
+    jsonBodies.set(id, held);
     try {
       return await this.#import(file, code, [path], kept);
     } finally {
-      jsonBodies.delete(id);
+      held.imports -= 1;
+      if (held.imports === 0) jsonBodies.delete(id);
     }
   }
 
@@ -155,16 +159,14 @@ export default JSON.parse(takeJsonBody(${JSON.stringify(id)}));
   }
 }
 
-/** The JSON text of content modules being imported, by its hash (see #importJson). */
-const jsonBodies = new Map<string, string>();
+/** The JSON text of content modules being imported, by its hash, and how many imports of it are under way. */
+const jsonBodies = new Map<string, { body: string; imports: number }>();
 
-/** Called by a JSON content module as it is evaluated: its text, handed over once. */
+/** Called by a JSON content module as it is evaluated: its text (see #importJson). */
 export function takeJsonBody(id: string): string {
-  const body = jsonBodies.get(id);
-  if (body === undefined)
-    throw new Error('site-gen: a JSON content module was evaluated outside its import; this is a bug.');
-  jsonBodies.delete(id);
-  return body;
+  const held = jsonBodies.get(id);
+  if (!held) throw new Error('site-gen: a JSON content module was evaluated outside its import; this is a bug.');
+  return held.body;
 }
 
 /**

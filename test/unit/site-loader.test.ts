@@ -1,6 +1,16 @@
 // Loading the site's code with its content files compiled apart: each compiled once while it stays the same, one
 // module shared by the entry and the routes, the site's hash following every change, errors naming the file at fault.
-import { existsSync, readdirSync, readFileSync, utimesSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -9,7 +19,7 @@ import { projectPaths } from '../../src/core/paths.ts';
 import { DevBuilder } from '../../src/dev/builder.ts';
 import { stagesForAll } from '../../src/dev/invalidate.ts';
 import { ParsedContent, SiteLoader, validateContent, type LoadedSite } from '../../src/pipeline/site-module.ts';
-import { jsonBody } from '../../src/pipeline/content-modules.ts';
+import { ContentModules, jsonBody } from '../../src/pipeline/content-modules.ts';
 import { copyFixture, type FixtureCopy } from '../helpers/fixture.ts';
 
 interface Context {
@@ -303,6 +313,26 @@ json('takes comments, `export default`, a JSON array or object and a `;`, and no
     'export default {"__proto__": {"polluted": true}};',
   ])
     assert.is(jsonBody(text), undefined, text);
+});
+
+json('two stores importing the same JSON at once both read it as JSON', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'site-gen-json-'));
+  try {
+    const content = join(root, 'content');
+    mkdirSync(content);
+    const items = [{ id: 'alpha', title: 'Alpha' }];
+    writeFileSync(join(content, 'items.ts'), `export default ${JSON.stringify(items)};\n`);
+    const stores = [0, 1].map(() => new ContentModules({ root, content, cache: join(root, 'cache') }));
+    const loaded = await Promise.all(stores.map((store) => store.load(['items.ts'])));
+    for (const [module] of loaded) {
+      assert.equal(module!.exports.default, items);
+      assert.match(readFileSync(new URL(module!.url), 'utf8'), 'JSON.parse(takeJsonBody(', 'not compiled by esbuild');
+    }
+    assert.is.not(loaded[0]![0]!.url, loaded[1]![0]!.url, 'one module file per store');
+    await Promise.all(stores.map((store) => store.dispose()));
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });
 
 json('gives up at once on a long run of blanks that leads nowhere', () => {
