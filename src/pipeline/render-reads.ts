@@ -107,7 +107,7 @@ interface Meta {
 /** Kinds of read remembered per property in Meta.last (`g` reads are remembered in Meta.fast). */
 const PROPERTY_KINDS = { h: 0, d: 1 } as const;
 
-/** What a `g` read of a missing property found, as remembered (see Meta.last): no value can be it. */
+/** What a `g` read of a missing property found, as remembered (see Meta.fast): no value can be it. */
 const ABSENT = Symbol('absent');
 
 /** Content roots: `c` is the `content` prop; `m:<file>` a content module's exports. */
