@@ -87,14 +87,16 @@ export class ContentModules {
     const path = join(this.#contentDir, file);
     // Read before compiling: a write during the compile then differs at the next load, which the watcher starts.
     const read = kept?.module.inputs ?? [path];
-    const sources = sourcesHash(read);
+    // The file itself read once, for its hash and for its text (an 18 MB list was read twice on every change).
+    const text = readIfThere(path);
+    const sources = sourcesHash(read, (input) => (input === path ? text : readIfThere(input)));
     if (kept && kept.sources === sources) return kept.module;
 
     // A file that is `export default` and JSON (a generated list, most often) is read with JSON.parse, without esbuild:
     // V8 parses an object literal of 100,000 items in twice the time and keeps ~110 MB of parser memory afterwards.
-    const json = jsonBody(readFileSync(path, 'utf8'));
+    const json = text && jsonBody(text.toString('utf8'));
     const loaded =
-      json === undefined ? undefined : await this.#importJson(file, json, path, kept).catch(() => undefined);
+      json === undefined ? undefined : await this.#importJson(file, json, path, sources, kept).catch(() => undefined);
     if (loaded) {
       this.compiled += 1;
       this.#kept.set(file, { module: loaded, sources: read.join('\n') === path ? sources : '' });
@@ -112,12 +114,18 @@ export class ContentModules {
   }
 
   /**
-   * Imports the JSON `body` of content `file` as its module. The module's code names the body by its hash and reads it
-   * from `jsonBodies` as it is evaluated: the text is held only while it is imported, where a string literal in the
-   * code was kept for the whole build twice over (the module's source and its constant: 38 MB for 18 MB of JSON).
+   * Imports the JSON `body` of content `file` as its module. The module's code names the body by `id` (the hash of the
+   * sources it was read from: see sourcesHash) and reads it from `jsonBodies` as it is evaluated: the text is held only
+   * while it is imported, where a string literal in the code was kept for the whole build twice over (the module's
+   * source and its constant: 38 MB for 18 MB of JSON).
    */
-  async #importJson(file: string, body: string, path: string, kept: Kept | undefined): Promise<ContentModule> {
-    const id = createHash('sha256').update(body).digest('hex');
+  async #importJson(
+    file: string,
+    body: string,
+    path: string,
+    id: string,
+    kept: Kept | undefined,
+  ): Promise<ContentModule> {
     const code = `import { takeJsonBody } from ${JSON.stringify(import.meta.url)};
 export default JSON.parse(takeJsonBody(${JSON.stringify(id)}));
 `;
@@ -188,21 +196,25 @@ export function jsonBody(text: string): string | undefined {
 /**
  * Hash of the files' text (a missing file counts as missing, so its creation is a change). Read at once, each file in
  * one call: a watch session hashes the site's code (tens of small files) on every save, and one awaited read after
- * another took tens of milliseconds there.
+ * another took tens of milliseconds there. `read` gives a file's bytes (undefined: missing), for a caller that has one.
  */
-export function sourcesHash(files: string[]): string {
+export function sourcesHash(files: string[], read: (file: string) => Buffer | undefined = readIfThere): string {
   const hash = createHash('sha256');
   for (const file of files) {
-    let text: Buffer | undefined;
-    try {
-      text = readFileSync(file);
-    } catch {
-      text = undefined;
-    }
+    const text = read(file);
     hash.update(`${file}\0${text ? text.length : 'missing'}\0`);
     if (text) hash.update(text);
   }
   return hash.digest('hex');
+}
+
+/** A file's bytes, or undefined when it cannot be read (a missing file). */
+function readIfThere(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
