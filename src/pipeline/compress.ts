@@ -1,8 +1,9 @@
 // Brotli and gzip of the output: settings per kind of file, each distinct content compressed once, off the main thread, kept between builds.
 import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { MessageChannel, Worker } from 'node:worker_threads';
+import { promisify } from 'node:util';
+import { brotliCompress, brotliCompressSync, constants, gzip as gzipAsync, gzipSync } from 'node:zlib';
 import { isCompressible } from '../core/http/compressible.ts';
 
 /** How a file is compressed. Part of every cache key, so a change of settings never serves an old result. */
@@ -90,38 +91,24 @@ export interface Compressed {
 }
 
 /**
- * What each compression thread runs: zlib's synchronous calls, one file after another, a batch of files per message.
- * The results of a batch come back in one buffer, handed over rather than copied. Plain JavaScript, evaluated as is: a
- * worker does not inherit the TypeScript loader the tool may run under.
+ * What the compression threads and the writer threads run (one script, `workerData.writer` telling which): zlib's
+ * synchronous calls, one file after another, a batch of files per message; and the writes of a page with its .br and
+ * .gz, with synchronous calls too. A compression thread writes a batch's files itself, or hands them, their bytes in a
+ * shared buffer, to the writer thread the batch names, which answers the main thread. Compressed bytes come back in one
+ * buffer, handed over rather than copied. Plain JavaScript, evaluated as is: a worker does not inherit the
+ * TypeScript loader the tool may run under.
  */
 const WORKER = `
-const { parentPort } = require('node:worker_threads');
+const { parentPort, workerData } = require('node:worker_threads');
 const { mkdirSync, writeFileSync } = require('node:fs');
 const { dirname } = require('node:path');
 const { brotliCompressSync, gzipSync } = require('node:zlib');
-parentPort.on('message', (batch) => {
+
+/** Each file of \`files\` with its .br and .gz: three parts of \`parts\` each, in turn. */
+function writeAll(files, parts) {
   const results = [];
-  const parts = [];
-  let size = 0;
-  for (const { id, data, brotliParams, gzipLevel, retry, dest } of batch) {
-    let input, br, gz;
-    try {
-      input = typeof data === 'string' ? Buffer.from(data) : data;
-      br = brotliCompressSync(input, { params: brotliParams });
-      if (retry && br.length > retry.above && br.length <= retry.upTo) {
-        br = brotliCompressSync(input, { params: { ...brotliParams, [retry.qualityParam]: retry.quality } });
-      }
-      gz = gzipSync(input, { level: gzipLevel });
-    } catch (error) {
-      results.push({ id, error: String((error && error.stack) || error) });
-      continue;
-    }
-    if (dest === undefined) {
-      results.push({ id, br: br.length, gz: gz.length });
-      parts.push(br, gz);
-      size += br.length + gz.length;
-      continue;
-    }
+  files.forEach(({ id, dest }, index) => {
+    const [input, br, gz] = parts.slice(index * 3, index * 3 + 3);
     try {
       mkdirSync(dirname(dest), { recursive: true });
       writeFileSync(dest, input);
@@ -131,12 +118,121 @@ parentPort.on('message', (batch) => {
     } catch (error) {
       results.push({ id, writeError: { message: error.message, code: error.code, path: error.path } });
     }
-  }
+  });
+  return results;
+}
+
+/** \`parts\` in one buffer of its own, which can be handed over (a small Buffer.concat comes from Node's shared pool). */
+function pack(parts) {
+  const size = parts.reduce((sum, part) => sum + part.length, 0);
   const bytes = Buffer.concat(parts, size);
-  // Buffer.concat takes a small result from Node's shared pool, which cannot be handed over: copied into its own then.
-  const own = bytes.byteOffset === 0 && bytes.buffer.byteLength === size ? bytes : Uint8Array.prototype.slice.call(bytes);
-  parentPort.postMessage({ results, bytes: own }, [own.buffer]);
-});
+  return bytes.byteOffset === 0 && bytes.buffer.byteLength === size ? bytes : Uint8Array.prototype.slice.call(bytes);
+}
+
+if (workerData.writer) {
+  parentPort.on('message', ({ port }) => {
+    port.on('message', ({ files, sizes, bytes, free }) => {
+      const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      let at = 0;
+      const parts = sizes.map((size) => buffer.subarray(at, (at += size)));
+      const results = writeAll(files, parts);
+      Atomics.store(free, 0, 1);
+      parentPort.postMessage({ results });
+    });
+  });
+} else {
+  const writers = new Map();
+  /**
+   * Shared buffers that a batch's files are copied into for a writer thread, which marks its slot free once it has
+   * written them: reused, never garbage. (Handed over as plain buffers instead, they piled up on the writers, whose small
+   * heaps rarely needed a collection: 60 MB more at 10,003 pages.) As many as batches under way at once.
+   */
+  const slots = [];
+  /** A free slot (made larger or added as needed), taken, with \`parts\` copied into it. */
+  function fill(parts) {
+    const size = parts.reduce((sum, part) => sum + part.length, 0);
+    const free = slots.filter((slot) => Atomics.load(slot.free, 0) === 1);
+    let slot = free.find((each) => each.bytes.byteLength >= size);
+    if (!slot) {
+      slot = free[0] || { free: new Int32Array(new SharedArrayBuffer(4)) };
+      if (!free[0]) slots.push(slot);
+      // Room to spare, in whole MB, for the batches that follow.
+      slot.bytes = new Uint8Array(new SharedArrayBuffer(Math.ceil((size * 1.25) / 2 ** 20) * 2 ** 20));
+    }
+    Atomics.store(slot.free, 0, 0);
+    let at = 0;
+    for (const part of parts) {
+      slot.bytes.set(part, at);
+      at += part.length;
+    }
+    return slot;
+  }
+  /**
+   * Milliseconds a page, averaged over the last batches: its compression, and its writes when this thread made them.
+   * A batch's writes go to a writer thread only while writing takes longer than compressing: on a disk that creates
+   * files in a tenth of a millisecond, handing them over costs more than it saves (4,000 Markdown entries: 1.08x the
+   * time). Every PROBE-th batch is written here all the same, to see whether the disk still is slow.
+   */
+  const average = { compress: 0, write: 0 };
+  const PROBE = 8;
+  let batches = 0;
+  const measured = (key, ms, pages) => {
+    average[key] = average[key] === 0 ? ms / pages : 0.8 * average[key] + (0.2 * ms) / pages;
+  };
+  /** 'measured' (the rule above) or 'always' (tests: see handWritesOver). */
+  let handOff = workerData.handOff;
+  parentPort.on('message', (message) => {
+    if (message.port) {
+      writers.set(message.writer, message.port);
+      return;
+    }
+    if (message.handOff) {
+      handOff = message.handOff;
+      return;
+    }
+    const began = performance.now();
+    const results = [];
+    const parts = [];
+    const files = [];
+    const fileParts = [];
+    for (const { id, data, brotliParams, gzipLevel, retry, dest } of message.batch) {
+      let input, br, gz;
+      try {
+        input = typeof data === 'string' ? Buffer.from(data) : data;
+        br = brotliCompressSync(input, { params: brotliParams });
+        if (retry && br.length > retry.above && br.length <= retry.upTo) {
+          br = brotliCompressSync(input, { params: { ...brotliParams, [retry.qualityParam]: retry.quality } });
+        }
+        gz = gzipSync(input, { level: gzipLevel });
+      } catch (error) {
+        results.push({ id, error: String((error && error.stack) || error) });
+        continue;
+      }
+      if (dest === undefined) {
+        results.push({ id, br: br.length, gz: gz.length });
+        parts.push(br, gz);
+      } else {
+        files.push({ id, dest });
+        fileParts.push(input, br, gz);
+      }
+    }
+    const writer = writers.get(message.writer);
+    if (files.length > 0) {
+      measured('compress', performance.now() - began, message.batch.length);
+      if (writer && (handOff === 'always' || (average.write > average.compress && ++batches % PROBE !== 0))) {
+        const { bytes, free } = fill(fileParts);
+        writer.postMessage({ files, sizes: fileParts.map((part) => part.length), bytes, free });
+      } else {
+        const writing = performance.now();
+        results.push(...writeAll(files, fileParts));
+        measured('write', performance.now() - writing, files.length);
+      }
+    }
+    if (results.length === 0) return;
+    const bytes = pack(parts);
+    parentPort.postMessage({ results, bytes }, [bytes.buffer]);
+  });
+}
 `;
 /** What a compression thread that wrote the files itself gives back (see Compressor.compressTo): their sizes. */
 export interface CompressedSizes {
@@ -149,6 +245,10 @@ interface Job {
   reject: (error: Error) => void;
   /** Its share of its thread's load (see jobCost). */
   cost: number;
+  /** The compression thread it was sent to. */
+  thread: Thread;
+  /** The writer thread that writes its files, when one does (see WRITERS). */
+  writer?: Writer;
 }
 
 interface Reply {
@@ -161,7 +261,8 @@ interface Reply {
     error?: string;
     writeError?: { message: string; code?: string; path?: string };
   }>;
-  bytes: Uint8Array;
+  /** The compressed bytes of the results without `written`, in turn (none from a writer thread). */
+  bytes?: Uint8Array;
 }
 
 interface JobMessage {
@@ -174,13 +275,22 @@ interface JobMessage {
   dest?: string;
 }
 
-interface Thread {
+/** A thread and the ids of its jobs not settled yet: it keeps the process alive while it has any. */
+interface Running {
   worker: Worker;
-  jobs: Map<number, Job>;
+  jobs: Set<number>;
+}
+
+interface Thread extends Running {
   /** Jobs not sent yet: sent together once the current task ends (see BATCH). */
   queued: JobMessage[];
   /** The cost of its jobs not done yet (see jobCost). */
   load: number;
+}
+
+interface Writer extends Running {
+  /** How the compression threads name it in their messages. */
+  name: number;
 }
 
 /**
@@ -201,23 +311,76 @@ export function jobCost(message: Omit<JobMessage, 'id'>): number {
 const BATCH = 32;
 
 /**
- * The compression threads (THREADS), shared by every Compressor of the process, started when first needed. A thread with
- * no job is unref'd, so it never keeps the process alive; one that fails takes its jobs with it and is replaced.
+ * Writer threads, each making a batch's folders and files with synchronous calls, started once a build has asked for
+ * more than WRITE_ALONE pages. Creating a file on the disks of these machines takes from a tenth of a millisecond to
+ * a few milliseconds, depending on what else the disk does; the thread waits for the file system's journal, it does not
+ * work. One compression thread writing 4,000 pages' 12,000 files after compressing them spent 9 s waiting in open and
+ * mkdir on a slow day, four times its zlib time, the end of the build with the main thread idle; two threads waiting at
+ * once made the same files in half the time or less. A compression thread hands its writes over only while they take
+ * it longer than compressing (see WORKER's `average`), so on a fast disk the writers stay idle. Both, with their shared
+ * buffers, add about 20 MB at the peak (docs/architecture.md).
+ */
+const WRITERS = 2;
+
+/** Pages written before the writer threads start: a small site's writes take less than starting them (~40 ms of CPU each). */
+const WRITE_ALONE = 2 * BATCH;
+
+/**
+ * A job that would hold a compression thread longer than about this (see jobCost: a script or sitemap over ~33 KB at
+ * brotli 11) runs on libuv's threads instead (see compressAside). Pages come to the compression thread 32 at a time, a
+ * millisecond each; React's 214 KB chunk at quality 11 took it 0.45 s, and the pages behind it waited, and the render
+ * behind them (4,000 Markdown entries: the main thread idle 0.8 s early in the build, and again for the sitemap at the end).
+ */
+const ASIDE = 1_000_000;
+
+/**
+ * `message` compressed on libuv's threads (zlib's asynchronous calls), beside the compression threads rather than in
+ * their queue: for the few large files of a build (see ASIDE). The same bytes as a compression thread gives.
+ */
+async function compressAside({ data, brotliParams, gzipLevel }: Omit<JobMessage, 'id'>): Promise<Compressed> {
+  const input = typeof data === 'string' ? Buffer.from(data) : data;
+  const [br, gz] = await Promise.all([
+    promisify(brotliCompress)(input, { params: brotliParams }),
+    promisify(gzipAsync)(input, { level: gzipLevel }),
+  ]);
+  return { br, gz };
+}
+
+/**
+ * The compression threads (THREADS) and the writer threads (WRITERS), shared by every Compressor of the process, each
+ * started when first needed. A thread with no job is unref'd, so it never keeps the process alive; one that fails
+ * takes its jobs with it, and a compression thread is replaced.
  */
 class CompressionThreads {
   readonly #threads: Thread[] = [];
+  readonly #writers: Writer[] = [];
+  readonly #jobs = new Map<number, Job>();
   #nextId = 0;
   #flushing = false;
+  /** Pages asked to be written (see WRITE_ALONE). */
+  #toWrite = 0;
+  #handOff: HandOff = 'measured';
+  #writersStarted = false;
+
+  /** When the compression threads hand a batch's writes to a writer thread (see handWritesOver); starts the writers for 'always'. */
+  handOff(when: HandOff): void {
+    this.#handOff = when;
+    for (const thread of this.#threads) thread.worker.postMessage({ handOff: when });
+    if (when === 'always') this.#startWriters();
+  }
 
   run(message: Omit<JobMessage, 'id' | 'dest'>): Promise<Compressed>;
   run(message: Omit<JobMessage, 'id'> & { dest: string }): Promise<CompressedSizes>;
   run(message: Omit<JobMessage, 'id'>): Promise<Compressed | CompressedSizes> {
+    if (message.dest === undefined && !message.retry && jobCost(message) > ASIDE) return compressAside(message);
     const thread = this.#least();
     const id = this.#nextId++;
     const cost = jobCost(message);
+    if (message.dest !== undefined && ++this.#toWrite === WRITE_ALONE + 1) this.#startWriters();
     return new Promise((resolve, reject) => {
       if (thread.jobs.size === 0) thread.worker.ref();
-      thread.jobs.set(id, { resolve, reject, cost });
+      this.#jobs.set(id, { resolve, reject, cost, thread });
+      thread.jobs.add(id);
       thread.load += cost;
       thread.queued.push({ id, ...message });
       if (thread.queued.length >= BATCH) this.#send(thread);
@@ -231,14 +394,27 @@ class CompressionThreads {
     });
   }
 
-  /** Starts every thread now, so that each is up, its code loaded, when the first files come (see Compressor.warm). */
+  /** Starts every compression thread now, so that each is up, its code loaded, when the first files come (see Compressor.warm). */
   warm(): void {
     while (this.#threads.length < THREADS) this.#start();
   }
 
+  /** Sends `thread` its queued jobs; those with files to write, to the writer thread with the fewest jobs, if any. */
   #send(thread: Thread): void {
     if (thread.queued.length === 0) return;
-    thread.worker.postMessage(thread.queued);
+    const writer = this.#writers.reduce<Writer | undefined>(
+      (best, each) => (best === undefined || each.jobs.size < best.jobs.size ? each : best),
+      undefined,
+    );
+    if (writer) {
+      for (const { id, dest } of thread.queued) {
+        if (dest === undefined) continue;
+        if (writer.jobs.size === 0) writer.worker.ref();
+        writer.jobs.add(id);
+        this.#jobs.get(id)!.writer = writer;
+      }
+    }
+    thread.worker.postMessage({ batch: thread.queued, writer: writer?.name });
     thread.queued = [];
   }
 
@@ -253,41 +429,90 @@ class CompressionThreads {
   }
 
   #start(): Thread {
-    const worker = new Worker(WORKER, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: THREAD_YOUNG_MB } });
-    const thread: Thread = { worker, jobs: new Map(), queued: [], load: 0 };
-    thread.worker.on('message', (reply: Reply) => {
-      const bytes = asBuffer(reply.bytes);
+    const worker = new Worker(WORKER, {
+      eval: true,
+      workerData: { handOff: this.#handOff },
+      resourceLimits: { maxYoungGenerationSizeMb: THREAD_YOUNG_MB },
+    });
+    const thread: Thread = { worker, jobs: new Set(), queued: [], load: 0 };
+    this.#listen(thread, () => {
+      const index = this.#threads.indexOf(thread);
+      if (index >= 0) this.#threads.splice(index, 1);
+      thread.queued = [];
+    });
+    for (const writer of this.#writers) this.#connect(thread, writer);
+    this.#threads.push(thread);
+    return thread;
+  }
+
+  /** Starts the writer threads, once: one that fails is not replaced (its compression thread writes instead). */
+  #startWriters(): void {
+    if (this.#writersStarted) return;
+    this.#writersStarted = true;
+    for (let name = 0; name < WRITERS; name++) {
+      const worker = new Worker(WORKER, {
+        eval: true,
+        workerData: { writer: true },
+        resourceLimits: { maxYoungGenerationSizeMb: WRITER_YOUNG_MB },
+      });
+      const writer: Writer = { worker, jobs: new Set(), name };
+      this.#listen(writer, () => {
+        const index = this.#writers.indexOf(writer);
+        if (index >= 0) this.#writers.splice(index, 1);
+      });
+      for (const thread of this.#threads) this.#connect(thread, writer);
+      this.#writers.push(writer);
+    }
+  }
+
+  /** A channel from `thread` to `writer`, which the thread names by the writer's name. */
+  #connect(thread: Thread, writer: Writer): void {
+    const { port1, port2 } = new MessageChannel();
+    thread.worker.postMessage({ writer: writer.name, port: port1 }, [port1]);
+    writer.worker.postMessage({ port: port2 }, [port2]);
+  }
+
+  /** Settles the jobs `running` answers for; when it fails, rejects every job it has and calls `gone`. */
+  #listen(running: Running, gone: () => void): void {
+    running.worker.on('message', (reply: Reply) => {
+      const bytes = reply.bytes && asBuffer(reply.bytes);
       let at = 0;
       for (const { id, br, gz, written, error, writeError } of reply.results) {
-        const job = thread.jobs.get(id);
-        thread.jobs.delete(id);
-        if (job) thread.load -= job.cost;
+        const job = this.#settle(id);
         if (error !== undefined) job?.reject(new Error(`site-gen: compression failed: ${error}`));
         // The file system's error as a write on this thread would give it: its code names the failure.
         else if (writeError) job?.reject(Object.assign(new Error(writeError.message), writeError));
         else if (written) job?.resolve({ br: br!, gz: gz! });
         else {
-          job?.resolve({ br: bytes.subarray(at, at + br!), gz: bytes.subarray(at + br!, at + br! + gz!) });
+          job?.resolve({ br: bytes!.subarray(at, at + br!), gz: bytes!.subarray(at + br!, at + br! + gz!) });
           at += br! + gz!;
         }
       }
-      if (thread.jobs.size === 0) thread.worker.unref();
     });
     const fail = (error: unknown) => {
-      const index = this.#threads.indexOf(thread);
-      if (index >= 0) this.#threads.splice(index, 1);
-      for (const job of thread.jobs.values())
-        job.reject(new Error('site-gen: a compression thread stopped', { cause: error }));
-      thread.jobs.clear();
-      thread.queued = [];
+      gone();
+      for (const id of running.jobs)
+        this.#settle(id)?.reject(new Error('site-gen: a compression thread stopped', { cause: error }));
     };
-    thread.worker.on('error', fail);
-    thread.worker.on('exit', (code) => fail(new Error(`exit code ${code}`)));
+    running.worker.on('error', fail);
+    running.worker.on('exit', (code) => fail(new Error(`exit code ${code}`)));
     // After the listeners: adding a 'message' listener refs the worker again, and a thread warmed (see warm) but given
     // no job would keep the process alive.
-    thread.worker.unref();
-    this.#threads.push(thread);
-    return thread;
+    running.worker.unref();
+  }
+
+  /** Job `id`, no longer counted by its threads; undefined when already settled. */
+  #settle(id: number): Job | undefined {
+    const job = this.#jobs.get(id);
+    if (!job) return undefined;
+    this.#jobs.delete(id);
+    for (const running of [job.thread, job.writer]) {
+      if (!running) continue;
+      running.jobs.delete(id);
+      if (running.jobs.size === 0) running.worker.unref();
+    }
+    job.thread.load -= job.cost;
+    return job;
   }
 }
 
@@ -297,6 +522,9 @@ class CompressionThreads {
  * allocates a batch's worth) was resident memory the thread held for garbage.
  */
 const THREAD_YOUNG_MB = 8;
+
+/** A writer thread's young generation, in MB: it allocates little more than a batch's list of files (see THREAD_YOUNG_MB). */
+const WRITER_YOUNG_MB = 2;
 
 /**
  * One thread per core but the main thread's: it renders and assembles on a core of its own. A thread more (one per
@@ -309,6 +537,18 @@ const THREAD_YOUNG_MB = 8;
 const THREADS = Math.max(1, availableParallelism() - 1);
 
 let threads: CompressionThreads | undefined;
+
+/** When a compression thread gives a batch's writes to a writer thread: see WORKER's `average`. */
+export type HandOff = 'measured' | 'always';
+
+/**
+ * Makes every compression thread hand each batch's writes to the writer threads ('always'), whatever the disk's speed,
+ * or go back to deciding by measure ('measured', the default). For tests: the hand-over is otherwise taken only when the
+ * disk is slow.
+ */
+export function handWritesOver(when: HandOff): void {
+  pool().handOff(when);
+}
 
 /** The process's compression threads, made when first asked for (see CompressionThreads). */
 const pool = (): CompressionThreads => (threads ??= new CompressionThreads());

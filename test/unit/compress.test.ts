@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { compressionSettings, Compressor, jobCost } from '../../src/pipeline/compress.ts';
@@ -212,5 +212,28 @@ compress('a thread with a small young generation compresses files and batches la
     assert.is(brotliDecompressSync(result.br).toString(), batch[i], `page ${i} of a batch of 16 MB and more`);
   });
 });
+
+compress(
+  'a large script (compressed beside the compression threads) gets the bytes the threads would give',
+  async () => {
+    // 120 KB at brotli 11 is past the cost a compression thread takes in its queue: it goes to libuv's threads.
+    const large = Array.from(
+      { length: 3000 },
+      (_, i) => `export const v${i} = ${JSON.stringify(`value ${i * 7919}`)};`,
+    ).join('\n');
+    assert.ok(
+      jobCost({ data: large, brotliParams: { [constants.BROTLI_PARAM_QUALITY]: 11 }, gzipLevel: 9 }) > 1_000_000,
+    );
+    const aside = await new Compressor().compress('assets/large.js', large);
+    const window = Math.ceil(Math.log2(Buffer.byteLength(large)));
+    const params = {
+      [constants.BROTLI_PARAM_QUALITY]: 11,
+      [constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(large),
+      [constants.BROTLI_PARAM_LGWIN]: window,
+    };
+    assert.ok(aside.br.equals(brotliCompressSync(large, { params })), 'brotli 11, the window fitted to it');
+    assert.ok(aside.gz.equals(gzipSync(large, { level: 9 })), 'gzip 9');
+  },
+);
 
 compress.run();

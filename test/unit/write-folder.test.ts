@@ -7,7 +7,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { WriteError } from '../../src/core/errors.ts';
-import { Compressor } from '../../src/pipeline/compress.ts';
+import { Compressor, handWritesOver } from '../../src/pipeline/compress.ts';
 import { OutputFolder } from '../../src/pipeline/write.ts';
 
 const page = `<!doctype html><html><body>${'<p>Guiding your music through smart business.</p>'.repeat(60)}</body></html>`;
@@ -97,6 +97,56 @@ folder('an update in place renames the three files over the old ones', async () 
   assert.is(brotliDecompressSync(readFileSync(join(out, 'about/index.html.br'))).toString(), page);
   assert.is(readFileSync(join(out, 'kept.txt'), 'utf8'), 'kept', 'a file not written stays');
   assert.equal(readdirSync(root), ['dist']);
+});
+
+folder("pages handed to the writer threads: each page's three files, byte for byte, and their sizes", async () => {
+  handWritesOver('always');
+  try {
+    const compressor = new Compressor();
+    const output = await OutputFolder.open(out);
+    // Pages that differ in length, so that a file given another's part of a batch's shared buffer would show.
+    const pages = Array.from({ length: 150 }, (_, index) => `${page}<p>${'page '.repeat(index)}${index}</p>`);
+    const sizes = await Promise.all(
+      pages.map((html, index) => output.writeCompressed(`p/${index}/index.html`, html, compressor)),
+    );
+    await output.commit();
+    pages.forEach((html, index) => {
+      const file = join(out, `p/${index}/index.html`);
+      assert.is(readFileSync(file, 'utf8'), html);
+      const br = readFileSync(`${file}.br`);
+      const gz = readFileSync(`${file}.gz`);
+      assert.is(brotliDecompressSync(br).toString(), html, `the .br of page ${index}`);
+      assert.is(gunzipSync(gz).toString(), html, `the .gz of page ${index}`);
+      assert.equal(sizes[index], { br: br.byteLength, gz: gz.byteLength });
+    });
+  } finally {
+    handWritesOver('measured');
+  }
+});
+
+folder("a writer thread's failed write is a WriteError, and the output stays as it was", async () => {
+  mkdirSync(join(out, 'p'), { recursive: true });
+  writeFileSync(join(out, 'p/kept.html'), 'the previous page');
+  const before = tree(out);
+  handWritesOver('always');
+  try {
+    const output = await OutputFolder.open(out);
+    await output.write('p/7', 'a file where page 7 must make its folder');
+    await output.flush();
+    const compressor = new Compressor();
+    const results = await Promise.allSettled(
+      Array.from({ length: 40 }, (_, index) => output.writeCompressed(`p/${index}/index.html`, page, compressor)),
+    );
+    const failed = results.flatMap((result, index) => (result.status === 'rejected' ? [[index, result.reason]] : []));
+    assert.is(failed.length, 1, 'only the page whose folder is in the way');
+    assert.is(failed[0]![0], 7);
+    assert.instance(failed[0]![1], WriteError);
+    await output.flush().catch(() => undefined);
+    await output.abort();
+    assert.equal(tree(out), before, 'the previous output byte for byte');
+  } finally {
+    handWritesOver('measured');
+  }
 });
 
 folder.run();
