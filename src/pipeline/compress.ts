@@ -372,10 +372,10 @@ class CompressionThreads {
   run(message: Omit<JobMessage, 'id' | 'dest'>): Promise<Compressed>;
   run(message: Omit<JobMessage, 'id'> & { dest: string }): Promise<CompressedSizes>;
   run(message: Omit<JobMessage, 'id'>): Promise<Compressed | CompressedSizes> {
-    if (message.dest === undefined && !message.retry && jobCost(message) > ASIDE) return compressAside(message);
+    const cost = jobCost(message);
+    if (message.dest === undefined && !message.retry && cost > ASIDE) return compressAside(message);
     const thread = this.#least();
     const id = this.#nextId++;
-    const cost = jobCost(message);
     if (message.dest !== undefined && ++this.#toWrite === WRITE_ALONE + 1) this.#startWriters();
     return new Promise((resolve, reject) => {
       if (thread.jobs.size === 0) thread.worker.ref();
@@ -435,11 +435,7 @@ class CompressionThreads {
       resourceLimits: { maxYoungGenerationSizeMb: THREAD_YOUNG_MB },
     });
     const thread: Thread = { worker, jobs: new Set(), queued: [], load: 0 };
-    this.#listen(thread, () => {
-      const index = this.#threads.indexOf(thread);
-      if (index >= 0) this.#threads.splice(index, 1);
-      thread.queued = [];
-    });
+    this.#listen(thread, this.#threads);
     for (const writer of this.#writers) this.#connect(thread, writer);
     this.#threads.push(thread);
     return thread;
@@ -456,10 +452,7 @@ class CompressionThreads {
         resourceLimits: { maxYoungGenerationSizeMb: WRITER_YOUNG_MB },
       });
       const writer: Writer = { worker, jobs: new Set(), name };
-      this.#listen(writer, () => {
-        const index = this.#writers.indexOf(writer);
-        if (index >= 0) this.#writers.splice(index, 1);
-      });
+      this.#listen(writer, this.#writers);
       for (const thread of this.#threads) this.#connect(thread, writer);
       this.#writers.push(writer);
     }
@@ -472,8 +465,8 @@ class CompressionThreads {
     writer.worker.postMessage({ port: port2 }, [port2]);
   }
 
-  /** Settles the jobs `running` answers for; when it fails, rejects every job it has and calls `gone`. */
-  #listen(running: Running, gone: () => void): void {
+  /** Settles the jobs `running` answers for; when it fails, takes it out of `list` and rejects every job it has. */
+  #listen<T extends Running>(running: T, list: T[]): void {
     running.worker.on('message', (reply: Reply) => {
       const bytes = reply.bytes && asBuffer(reply.bytes);
       let at = 0;
@@ -490,7 +483,8 @@ class CompressionThreads {
       }
     });
     const fail = (error: unknown) => {
-      gone();
+      const index = list.indexOf(running);
+      if (index >= 0) list.splice(index, 1);
       for (const id of running.jobs)
         this.#settle(id)?.reject(new Error('site-gen: a compression thread stopped', { cause: error }));
     };
