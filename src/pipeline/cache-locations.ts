@@ -59,6 +59,13 @@ export class LocationMap {
     this.#used = 0;
   }
 
+  /** The packs the entries are in. */
+  packs(): Set<string> {
+    const packs = new Set<string>();
+    for (const slot of this.#slots.values()) packs.add(this.#packNames[this.#packs[slot]!]!);
+    return packs;
+  }
+
   keys(): IterableIterator<string> {
     return this.#slots.keys();
   }

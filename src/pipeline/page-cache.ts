@@ -30,6 +30,14 @@ export function hash(...parts: Array<string | Uint8Array>): string {
   return h.digest().toString('hex', 0, 16);
 }
 
+/**
+ * Items of each list of the stored reads per cache entry (see PageCache.setReads). As one entry, a 100,003-page build's
+ * reads (a million texts, each page's own) were serialized at once as the last page rendered: some 50 MB outside V8's
+ * heap (5.3 MB at 10,003 pages) while its serializer grew its buffer, at the top of that build's memory. A piece of
+ * 50,000 texts is about 2 MB.
+ */
+export const READS_PER_ENTRY = 50_000;
+
 let toolKey: string | undefined;
 
 /**
@@ -183,14 +191,44 @@ export class PageCache implements CompressionStore {
 
   /**
    * What each kept render read of the content, as the last build stored it (see render-reads.ts). Under the tool's
-   * version, as the renders are: another site-gen never reads a record of a form it does not know.
+   * version, as the renders are: another site-gen never reads a record of a form it does not know. Undefined when a
+   * piece of it is missing (see setReads): every page is rendered again.
    */
   reads(): StoredReads | undefined {
-    return this.#scratch ? undefined : this.#store.get<StoredReads>(`reads:${toolVersionKey()}`);
+    if (this.#scratch) return undefined;
+    const key = `reads:${toolVersionKey()}`;
+    const counts = this.#store.get<Record<keyof StoredReads, number>>(key);
+    if (!counts) return undefined;
+    const list = <T>(part: keyof StoredReads): T[] | undefined => {
+      const all: T[] = [];
+      for (let piece = 0; piece < counts[part]; piece++) {
+        const items = this.#store.get<T[]>(`${key}:${part}:${piece}`);
+        if (!Array.isArray(items)) return undefined;
+        for (const item of items) all.push(item);
+      }
+      return all;
+    };
+    const reads = list<string>('reads');
+    const groups = list<number[]>('groups');
+    const pages = list<StoredReads['pages'][number]>('pages');
+    return reads && groups && pages && { reads, groups, pages };
   }
 
+  /**
+   * Keeps `reads` for the next build, each of its lists in pieces of READS_PER_ENTRY items, an entry each, and their
+   * counts under the key itself.
+   */
   setReads(reads: StoredReads): void {
-    if (!this.#scratch) this.#store.set(`reads:${toolVersionKey()}`, reads);
+    if (this.#scratch) return;
+    const key = `reads:${toolVersionKey()}`;
+    const pieces = (part: keyof StoredReads): number => {
+      const list: unknown[] = reads[part];
+      let count = 0;
+      for (let at = 0; at < list.length; at += READS_PER_ENTRY, count++)
+        this.#store.set(`${key}:${part}:${count}`, list.slice(at, at + READS_PER_ENTRY));
+      return count;
+    };
+    this.#store.set(key, { reads: pieces('reads'), groups: pieces('groups'), pages: pieces('pages') });
   }
 
   /** The links and ids last read from the HTML of the page in `file`, if that HTML hashed to `html`. */

@@ -1,12 +1,13 @@
 // A build streams its pages: renders wait in the page cache, documents are made, compressed and written a batch at a
 // time, so memory holds a bounded number of pages whatever the size of the site.
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { serialize } from 'node:v8';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { BATCH, BATCHES_AT_ONCE, PageWriter, writePages } from '../../src/pipeline/build.ts';
-import { PackStore } from '../../src/pipeline/cache-store.ts';
+import { INDEX_ENTRIES_PER_PIECE, PackStore } from '../../src/pipeline/cache-store.ts';
 import { Compressor } from '../../src/pipeline/compress.ts';
 import type { PipelineOutput, RenderedRoute } from '../../src/pipeline/pipeline.ts';
 import { Pipeline } from '../../src/pipeline/pipeline.ts';
@@ -303,6 +304,33 @@ store('a damaged pack or index only costs the cache', async () => {
     assert.is(PackStore.open(dir).get('a'), undefined, 'a missing pack: the entry is made again');
     writeFileSync(join(dir, 'index.v8'), 'not an index');
     assert.is(PackStore.open(dir).get('a'), undefined, 'a damaged index: an empty cache');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+store('an index of many pieces is read back whole; a cut one, or one of an earlier form, is none', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'site-gen-pack-'));
+  try {
+    const count = 2 * INDEX_ENTRIES_PER_PIECE + 7;
+    const first = PackStore.open(dir);
+    for (let i = 0; i < count; i++) first.set(`entry ${i}`, i);
+    await first.save();
+    await first.close();
+
+    const second = PackStore.open(dir);
+    let found = 0;
+    for (let i = 0; i < count; i++) if (second.get(`entry ${i}`) === i) found += 1;
+    assert.is(found, count, 'every entry of every piece');
+    await second.close();
+
+    const index = readFileSync(join(dir, 'index.v8'));
+    writeFileSync(join(dir, 'index.v8'), index.subarray(0, index.length - 10));
+    assert.is(PackStore.open(dir).get('entry 0'), undefined, 'a cut index: an empty cache');
+    // The form before pieces: one V8 serialization of every entry. Its packs are as good, but it is not read.
+    const pack = readdirSync(dir).find((name) => name.startsWith('pack-'))!;
+    writeFileSync(join(dir, 'index.v8'), serialize([['entry 0', [pack, 0, 3]]]));
+    assert.is(PackStore.open(dir).get('entry 0'), undefined, 'an index of the earlier form: an empty cache');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

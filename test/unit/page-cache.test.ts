@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildSite, type BuildResult } from '../../src/pipeline/build.ts';
-import { PageCache } from '../../src/pipeline/page-cache.ts';
+import { PackStore } from '../../src/pipeline/cache-store.ts';
+import { PageCache, READS_PER_ENTRY, toolVersionKey } from '../../src/pipeline/page-cache.ts';
+import type { StoredReads } from '../../src/pipeline/read-records.ts';
 import { projectPaths } from '../../src/core/paths.ts';
 import { copyProject, type ProjectCopy } from '../helpers/watch-project.ts';
 
@@ -175,3 +177,48 @@ bundles('a kept bundle is read back while every file it read is unchanged, and n
 });
 
 bundles.run();
+
+const reads = suite('stored reads');
+
+reads('reads longer than one cache entry come back whole in the next build; a missing piece gives none', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'site-gen-reads-'));
+  const config = join(dir, 'site.config.ts');
+  try {
+    // Every list over one entry: the texts in three pieces, the groups in two, the pages in one.
+    const stored: StoredReads = {
+      reads: Array.from(
+        { length: 2 * READS_PER_ENTRY + 3 },
+        (_, i) => `g["c","releases",${i},"title"]\u0001sTitle ${i}`,
+      ),
+      groups: Array.from({ length: READS_PER_ENTRY + 1 }, (_, i) => [i, i + 1]),
+      pages: [['page key', 'render hash', 'html hash', [0, READS_PER_ENTRY]]],
+    };
+    const first = PageCache.open(dir, config, '/');
+    assert.is(first.reads(), undefined, 'nothing kept yet');
+    first.setReads(stored);
+    await first.save();
+    await first.dispose();
+
+    const next = PageCache.open(dir, config, '/');
+    const read = next.reads();
+    // Compared as text: uvu's diff of two lists this long, were they to differ, would take minutes.
+    assert.equal(
+      [read?.reads.length, read?.groups.length, read?.pages.length],
+      [stored.reads.length, stored.groups.length, stored.pages.length],
+    );
+    assert.ok(JSON.stringify(read) === JSON.stringify(stored), 'the next build reads every piece back, in order');
+    await next.save();
+    await next.dispose();
+
+    // The counts name one piece of texts more than there is (a damaged cache): the pages are rendered again.
+    const store = PackStore.open(PageCache.dirFor(dir, config, '/'));
+    store.set(`reads:${toolVersionKey()}`, { reads: 4, groups: 2, pages: 1 });
+    await store.save();
+    await store.close();
+    assert.is(PageCache.open(dir, config, '/').reads(), undefined);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+reads.run();
