@@ -20,6 +20,7 @@ import { deserialize, serialize } from 'node:v8';
 import { type Location, LocationMap } from './cache-locations.ts';
 
 const INDEX = 'index.v8';
+const PACK = /^pack-[\w-]+\.bin$/;
 
 /** How an index file starts (see writeIndex): an index of another form is taken as none (the cache starts over). */
 const INDEX_MAGIC = Buffer.from('site-gen index 2\n');
@@ -36,15 +37,19 @@ export const INDEX_ENTRIES_PER_PIECE = 10_000;
  */
 function writeIndex(file: string, entries: LocationMap): void {
   const fd = openSync(file, 'w');
+  const whole = (bytes: Buffer) => {
+    for (let written = 0; written < bytes.byteLength; )
+      written += writeSync(fd, bytes, written, bytes.byteLength - written);
+  };
   try {
-    writeSync(fd, INDEX_MAGIC);
+    whole(INDEX_MAGIC);
     let piece: Array<[string, Location]> = [];
     const flush = () => {
       const bytes = serialize(piece);
       const length = Buffer.alloc(4);
       length.writeUInt32LE(bytes.byteLength);
-      writeSync(fd, length);
-      writeSync(fd, bytes);
+      whole(length);
+      whole(bytes);
       piece = [];
     };
     for (const entry of entries) {
@@ -72,7 +77,6 @@ function readIndex(bytes: Buffer): LocationMap {
   }
   return entries;
 }
-const PACK = /^pack-[\w-]+\.bin$/;
 
 /**
  * Rewrites the live entries into one pack when they are less than this share of the packs' bytes: the space of
