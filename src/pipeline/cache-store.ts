@@ -168,6 +168,29 @@ export class PackStore {
     if (at) this.#next.set(key, at);
   }
 
+  /**
+   * Keeps `list` under `key` in entries of at most `per` items (`key:0`, `key:1`...) and their count under `key` itself:
+   * a long list is never serialized whole (see PageCache.setReads).
+   */
+  setList(key: string, list: readonly unknown[], per: number): void {
+    let count = 0;
+    for (let at = 0; at < list.length; at += per, count++) this.set(`${key}:${count}`, list.slice(at, at + per));
+    this.set(key, count);
+  }
+
+  /** The list `setList` kept under `key`, in order; undefined when it or any of its entries is missing. */
+  getList<T>(key: string): T[] | undefined {
+    const count = this.get<number>(key);
+    if (typeof count !== 'number') return undefined;
+    const list: T[] = [];
+    for (let piece = 0; piece < count; piece++) {
+      const items = this.get<T[]>(`${key}:${piece}`);
+      if (!Array.isArray(items)) return undefined;
+      for (const item of items) list.push(item);
+    }
+    return list;
+  }
+
   /** Keeps `value` under `key`: appended to this run's pack now, so memory never holds more than the entry. */
   set(key: string, value: unknown): void {
     if (this.#failed) return;

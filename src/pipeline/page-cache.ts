@@ -197,38 +197,18 @@ export class PageCache implements CompressionStore {
   reads(): StoredReads | undefined {
     if (this.#scratch) return undefined;
     const key = `reads:${toolVersionKey()}`;
-    const counts = this.#store.get<Record<keyof StoredReads, number>>(key);
-    if (!counts) return undefined;
-    const list = <T>(part: keyof StoredReads): T[] | undefined => {
-      const all: T[] = [];
-      for (let piece = 0; piece < counts[part]; piece++) {
-        const items = this.#store.get<T[]>(`${key}:${part}:${piece}`);
-        if (!Array.isArray(items)) return undefined;
-        for (const item of items) all.push(item);
-      }
-      return all;
-    };
-    const reads = list<string>('reads');
-    const groups = list<number[]>('groups');
-    const pages = list<StoredReads['pages'][number]>('pages');
+    const reads = this.#store.getList<string>(`${key}:reads`);
+    const groups = this.#store.getList<number[]>(`${key}:groups`);
+    const pages = this.#store.getList<StoredReads['pages'][number]>(`${key}:pages`);
     return reads && groups && pages && { reads, groups, pages };
   }
 
-  /**
-   * Keeps `reads` for the next build, each of its lists in pieces of READS_PER_ENTRY items, an entry each, and their
-   * counts under the key itself.
-   */
+  /** Keeps `reads` for the next build, each of its lists in entries of READS_PER_ENTRY items (see PackStore.setList). */
   setReads(reads: StoredReads): void {
     if (this.#scratch) return;
     const key = `reads:${toolVersionKey()}`;
-    const pieces = (part: keyof StoredReads): number => {
-      const list: unknown[] = reads[part];
-      let count = 0;
-      for (let at = 0; at < list.length; at += READS_PER_ENTRY, count++)
-        this.#store.set(`${key}:${part}:${count}`, list.slice(at, at + READS_PER_ENTRY));
-      return count;
-    };
-    this.#store.set(key, { reads: pieces('reads'), groups: pieces('groups'), pages: pieces('pages') });
+    for (const part of ['reads', 'groups', 'pages'] as const)
+      this.#store.setList(`${key}:${part}`, reads[part], READS_PER_ENTRY);
   }
 
   /** The links and ids last read from the HTML of the page in `file`, if that HTML hashed to `html`. */

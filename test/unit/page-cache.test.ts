@@ -210,9 +210,12 @@ reads('reads longer than one cache entry come back whole in the next build; a mi
     await next.save();
     await next.dispose();
 
-    // The counts name one piece of texts more than there is (a damaged cache): the pages are rendered again.
+    // The count names one piece of texts more than there is (a damaged cache), every other entry kept as it was: the
+    // pages are rendered again.
     const store = PackStore.open(PageCache.dirFor(dir, config, '/'));
-    store.set(`reads:${toolVersionKey()}`, { reads: 4, groups: 2, pages: 1 });
+    const key = `reads:${toolVersionKey()}`;
+    for (const part of ['reads', 'groups', 'pages']) assert.ok(store.getList(`${key}:${part}`), `${part} kept`);
+    store.set(`${key}:reads`, 4);
     await store.save();
     await store.close();
     assert.is(PageCache.open(dir, config, '/').reads(), undefined);
