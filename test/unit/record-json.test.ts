@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BuildRecord, jsonPieces } from '../../src/pipeline/build-record.ts';
+import { BuildRecord, jsonPieces, MadeKeys } from '../../src/pipeline/build-record.ts';
 import { projectPaths } from '../../src/core/paths.ts';
 import { writeCacheFile } from '../../src/pipeline/page-cache.ts';
 
@@ -100,6 +100,50 @@ pieces('the record lists every output file in path order, read a folder at a tim
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+pieces("what a build's files are made from: a page's .br and .gz with its key, then the other files", () => {
+  const keys = new MadeKeys();
+  // Out of order, as batches finish: index 1 (a small page, no siblings) before index 0; index 2 never set.
+  keys.page(1, 'small/index.html', 'key-1', 'render-1', false);
+  keys.page(0, 'index.html', 'key-0', 'render-0', true);
+  keys.page(3, 'about/index.html', 'key-3', 'render-3', true);
+  keys.other('sitemap.xml', 'bytes-1');
+  keys.other('sitemap.xml.br', 'bytes-1');
+  assert.equal(
+    JSON.stringify([...keys.made()]),
+    JSON.stringify([
+      ['index.html', 'key-0'],
+      ['index.html.br', 'key-0'],
+      ['index.html.gz', 'key-0'],
+      ['small/index.html', 'key-1'],
+      ['about/index.html', 'key-3'],
+      ['about/index.html.br', 'key-3'],
+      ['about/index.html.gz', 'key-3'],
+      ['sitemap.xml', 'bytes-1'],
+      ['sitemap.xml.br', 'bytes-1'],
+    ]),
+  );
+  assert.equal(
+    [...keys.files()],
+    [...keys.made()].map(([path]) => path),
+    'the files are those of made()',
+  );
+  assert.equal(
+    JSON.stringify([...keys.renders()]),
+    JSON.stringify([
+      ['index.html', 'render-0'],
+      ['small/index.html', 'render-1'],
+      ['about/index.html', 'render-3'],
+    ]),
+  );
+  for (const path of keys.files()) assert.ok(keys.has(path), `has ${path}`);
+  for (const path of ['small/index.html.br', 'small/index.html.gz', 'sitemap.xml.gz', 'other.html', 'index.htm'])
+    assert.not.ok(keys.has(path), `not ${path}`);
+  // A page set again (its document changed after it was written early) takes its new key, and may lose its siblings.
+  keys.page(3, 'about/index.html', 'key-3b', 'render-3b', false);
+  assert.not.ok(keys.has('about/index.html.br'), 'the page set again without siblings');
+  assert.ok(JSON.stringify([...keys.made()]).includes('["about/index.html","key-3b"]'));
 });
 
 pieces.run();

@@ -149,4 +149,34 @@ folder("a writer thread's failed write is a WriteError, and the output stays as 
   }
 });
 
+folder(
+  'lists each file written once, a page written again with its .br and .gz, in the order first written',
+  async () => {
+    const output = await OutputFolder.open(out);
+    const compressor = new Compressor();
+    await output.write('small/index.html', '<p>small</p>');
+    await output.writeCompressed('index.html', page, compressor);
+    await output.write('sitemap.xml', '<urlset/>');
+    await output.write('sitemap.xml.br', 'x');
+    // Written again: once when it rendered, again when its document changed; the small page now big enough to compress.
+    await output.writeCompressed('index.html', `${page}<p>again</p>`, compressor);
+    await output.writeCompressed('small/index.html', page, compressor);
+    await output.write('index.html.br', 'a .br the compressed write listed already');
+    await output.flush();
+    const written = [
+      'small/index.html',
+      'small/index.html.br',
+      'small/index.html.gz',
+      'index.html',
+      'index.html.br',
+      'index.html.gz',
+      'sitemap.xml',
+      'sitemap.xml.br',
+    ];
+    assert.equal(output.written, written);
+    assert.is(output.writtenCount, written.length);
+    await output.abort();
+  },
+);
+
 folder.run();
