@@ -207,6 +207,8 @@ export class ReadRecords {
     const readSame = last.reads.map((read) => {
       const at = read.indexOf(SEPARATOR);
       const kind = read[0]!;
+      // The site's reads as it loaded, as one (see ContentReads.recordSite): this build's load made the same, or not.
+      if (kind === 'S') return read.slice(at + 1) === this.#tracker.siteFound;
       const path = read.slice(1, at);
       const was = read.slice(at + 1);
       const now = evaluateRead(kind, path, was, walk);
@@ -221,6 +223,7 @@ export class ReadRecords {
       return now === was;
     });
     last.reads.forEach((read, index) => {
+      if (read[0] === 'S') return;
       const was = read.slice(read.indexOf(SEPARATOR) + 1);
       if (isObject(was) && shared.has(was.length > 1 ? was.slice(2) : read.slice(1, read.indexOf(SEPARATOR))))
         readSame[index] = false;

@@ -1,10 +1,11 @@
 // Records what of the content each page's render reads, so that a build renders again only the pages whose reads changed.
-import { hash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 
 /**
  * One read, as a string: its kind, the path read (a JSON array: the root, then each property), then after a
  * separator what was found. Kinds: `g` a property's value, `h` whether a property is the object's own (`in`), `k` the
- * object's own keys, `d` a property's descriptor, `p` the object's prototype, `x` whether it is extensible.
+ * object's own keys, `d` a property's descriptor, `p` the object's prototype, `x` whether it is extensible; and `S`,
+ * with no path, every read the site made as it loaded, as a hash (see ContentReads.recordSite).
  */
 export const SEPARATOR = '\u0001';
 
@@ -146,7 +147,7 @@ export class ContentReads {
   readonly #byProxy = new WeakMap<object, Meta>();
   readonly #roots = new Map<string, unknown>();
   /** Each distinct read (path and value) by id, and the group (see groupOf) of each. */
-  readonly #ids = new Map<string, number>();
+  #ids = new Map<string, number>();
   readonly reads: string[] = [];
   readonly #groupOf: number[] = [];
   readonly #groups = new Map<string, number>();
@@ -157,8 +158,16 @@ export class ContentReads {
   /** Counts the writes through the Proxies: a result kept by `memo` stands while it is the same. */
   #writes = 0;
   readonly #memos = new WeakMap<object, { result: unknown; writes: number; reads: PageReads }>();
-  /** The reads made as the site loaded. */
+  /** The reads made as the site loaded: its one `S` read (see recordSite). */
   #site: PageReads = { ids: [], opaque: false };
+  /** Below this id, every read was made as the site loaded, and stands for the site's `S` read (see recordSite). */
+  #siteEnd = 0;
+  #siteRead = -1;
+  /**
+   * The site's recording while it loads: its reads keep no memo (Meta.fast, Meta.last), whose ids would stand for one
+   * read each; a page that reads the same again makes its read anew.
+   */
+  #loading: Recording | undefined;
 
   constructor() {
     trackers.set(this.key, this);
@@ -201,16 +210,50 @@ export class ContentReads {
     return wrapped;
   }
 
-  /** Runs the site's load (async: its modules are imported); every read made until it settles is the site's. */
+  /**
+   * Runs the site's load (async: its modules are imported); every read made until it settles is the site's. They are
+   * then one read, `S`, found to be a hash of them all: every page reads what the site read, so one changed read among
+   * them changes every page whether it is one read or many; and a site whose routes come from 100,000 entries reads
+   * each as it loads (300,000 reads, about 60 MB of texts, ids and groups), which as one read it does not hold.
+   * A page that reads again what the site read is given the `S` read (see #add). The site's own code makes the same
+   * reads in the same order from the same content, so the same hash is the same reads.
+   */
   async recordSite<T>(load: () => Promise<T>): Promise<T> {
     const recording: Recording = { ids: [], opaque: false, serial: ++this.#serial };
     this.#recording = recording;
+    this.#loading = recording;
     try {
       return await load();
     } finally {
       this.#recording = undefined;
-      this.#site = { ids: recording.ids, opaque: recording.opaque };
+      this.#loading = undefined;
+      this.#site = { ids: [this.#siteOnce()], opaque: recording.opaque };
     }
+  }
+
+  /** Every read made so far (the site's: see recordSite) as one `S` read, their texts let go; its id. */
+  #siteOnce(): number {
+    const digest = createHash('sha256');
+    // Each text with its length: no two lists of texts hash as one.
+    for (let id = 0; id < this.reads.length; id += 1)
+      digest.update(`${this.reads[id]!.length}:`).update(this.reads[id]!);
+    const end = this.reads.length;
+    this.reads.fill('', 0, end);
+    this.#ids = new Map();
+    const read = ['S', SEPARATOR, 'S', digest.digest('hex').slice(0, 32)].join('');
+    const id = this.reads.push(read) - 1;
+    this.#ids.set(read, id);
+    let group = this.#groups.get('S');
+    if (group === undefined) this.#groups.set('S', (group = this.#groups.size));
+    this.#groupOf[id] = group;
+    this.#siteEnd = end;
+    this.#siteRead = id;
+    return id;
+  }
+
+  /** What the site's `S` read found in this build (see recordSite), once the site has loaded. */
+  get siteFound(): string | undefined {
+    return this.#siteRead < 0 ? undefined : this.reads[this.#siteRead]!.slice(2);
   }
 
   /** Runs one page's render, synchronously; returns what it made and what it read. */
@@ -380,6 +423,8 @@ export class ContentReads {
   }
 
   #add(recording: Recording, id: number): void {
+    // A read the site made as it loaded is the site's `S` read (see recordSite).
+    if (id < this.#siteEnd) id = this.#siteRead;
     if (this.#mark[id] === recording.serial) return;
     this.#mark[id] = recording.serial;
     recording.ids.push(id);
@@ -399,7 +444,10 @@ export class ContentReads {
   ): number | undefined {
     const recording = this.#recording;
     if (!recording) return undefined;
-    const last = kind === 'g' ? undefined : ((meta.last ??= [])[PROPERTY_KINDS[kind]] ??= new Map());
+    const last =
+      kind === 'g' || recording === this.#loading
+        ? undefined
+        : ((meta.last ??= [])[PROPERTY_KINDS[kind]] ??= new Map());
     const known = last?.get(prop);
     if (known && Object.is(known.value, value) && known.flags === flags) {
       this.#add(recording, known.id);
@@ -428,7 +476,8 @@ export class ContentReads {
     if (kind === 'g') {
       const id = this.#propertyRead('g', meta, prop, value, (path) => describe(value, this.#labelOf(value), path));
       const frozen = wrapped !== value && !own.configurable && !own.writable;
-      if (id !== undefined && !frozen) (meta.fast ??= new Map()).set(prop, { value, wrapped, id });
+      if (id !== undefined && !frozen && this.#recording !== this.#loading)
+        (meta.fast ??= new Map()).set(prop, { value, wrapped, id });
     } else if (this.#recording) {
       const attributes = flags(own);
       this.#propertyRead(
@@ -476,7 +525,8 @@ export class ContentReads {
       const own = Reflect.getOwnPropertyDescriptor(target, prop);
       if (!own) {
         const id = this.#propertyRead('g', meta, prop, ABSENT, () => '-');
-        if (id !== undefined) (meta.fast ??= new Map()).set(prop, { value: ABSENT, wrapped: undefined, id });
+        if (id !== undefined && recording !== this.#loading)
+          (meta.fast ??= new Map()).set(prop, { value: ABSENT, wrapped: undefined, id });
         return Reflect.get(target, prop, receiver);
       }
       if (!('value' in own)) {

@@ -6,7 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildSite, type BuildResult } from '../../src/pipeline/build.ts';
 import { PageCache } from '../../src/pipeline/page-cache.ts';
-import { ReadRecords } from '../../src/pipeline/read-records.ts';
+import { ReadRecords, type StoredReads } from '../../src/pipeline/read-records.ts';
 import { ContentReads, type PageReads } from '../../src/pipeline/render-reads.ts';
 import { projectPaths } from '../../src/core/paths.ts';
 import { scaleSite } from '../../bench/lib/scale-site.ts';
@@ -97,17 +97,57 @@ tracker('a function, an unknown symbol or a write makes a render unrecordable', 
   assert.not.ok(record({ items: [1] }, (c) => [...c.items]).page.opaque, 'spreading an array is a read');
 });
 
-tracker('the site’s reads (as it loads) are kept apart, for every page', async () => {
-  const reads = new ContentReads();
-  const content = reads.track('c', { items: [{ id: 'a', title: 'A' }] });
-  const ids = await reads.recordSite(async () => content.items.map((item) => item.id));
-  assert.equal(ids, ['a']);
-  assert.ok(
-    reads.site.ids.map((id) => reads.reads[id]).includes('g["c","items","0","id"]\u0001sa'),
-    'the site read the id',
-  );
-  reads.dispose();
-});
+tracker(
+  'the site’s reads (as it loads) are one read, a hash of them, which a page that reads them again is given',
+  async () => {
+    const site = async (items: Array<{ id: string; title: string }>) => {
+      const reads = new ContentReads();
+      const content = reads.track('c', { items });
+      const ids = await reads.recordSite(async () => content.items.map((item) => item.id));
+      return { reads, content, ids };
+    };
+    const first = await site([{ id: 'a', title: 'A' }]);
+    assert.equal(first.ids, ['a']);
+    assert.is(first.reads.site.ids.length, 1, 'one read for all the site read');
+    const siteRead = first.reads.reads[first.reads.site.ids[0]!]!;
+    assert.match(siteRead, /^S\u0001S[0-9a-f]{32}$/);
+    assert.is(first.reads.siteFound, siteRead.slice(2));
+    assert.not.ok(first.reads.reads.includes('g["c","items","0","id"]\u0001sa'), 'the texts it stands for are let go');
+    // A page reading what the site read (its text made again), then something of its own.
+    const { reads: page } = first.reads.record(() => first.content.items[0]!.id + first.content.items[0]!.title);
+    assert.equal(
+      page.ids.map((id) => first.reads.reads[id]),
+      [
+        'g["c","items"]\u0001a',
+        'g["c","items","0"]\u0001o',
+        'g["c","items","0","id"]\u0001sa',
+        'g["c","items","0","title"]\u0001sA',
+      ],
+    );
+    // A memo made as the site loaded: a page given its reads is given the site read.
+    const loaded = new ContentReads();
+    const content = loaded.track('c', { items: [{ id: 'a', title: 'A' }] });
+    const json = () => loaded.memo(content.items, () => JSON.stringify(content.items));
+    await loaded.recordSite(async () => json());
+    const { reads: given } = loaded.record(json);
+    assert.equal(
+      given.ids.map((id) => loaded.reads[id]),
+      [loaded.reads[loaded.site.ids[0]!]],
+      'the memo’s reads, made as the site loaded, are the site read',
+    );
+    loaded.dispose();
+    const same = await site([{ id: 'a', title: 'other' }]);
+    assert.is(same.reads.siteFound, first.reads.siteFound, 'the same reads as it loads: the same hash');
+    const longer = await site([
+      { id: 'a', title: 'A' },
+      { id: 'b', title: 'B' },
+    ]);
+    assert.is.not(longer.reads.siteFound, first.reads.siteFound, 'one more item read: another hash');
+    const renamed = await site([{ id: 'z', title: 'A' }]);
+    assert.is.not(renamed.reads.siteFound, first.reads.siteFound, 'another value read: another hash');
+    for (const { reads } of [first, same, longer, renamed]) reads.dispose();
+  },
+);
 
 tracker('groups each read by its path’s root and first two properties, its object’s own reads with it', () => {
   const reads = new ContentReads();
@@ -252,21 +292,25 @@ records('an object the content shares between two places is the same read only w
   );
 });
 
-records('a site read that changed changes every page', () => {
-  const first = new ContentReads();
-  const content = first.track('c', { items: [{ id: 'a' }], text: 't' });
-  return first
-    .recordSite(async () => content.items.length)
-    .then(() => {
-      const kept = new ReadRecords(first, undefined);
-      kept.set('page', { hash: 'hash', html: '' }, first.record(() => content.text).reads);
-      const stored = kept.stored();
-      first.dispose();
-      const second = new ContentReads();
-      second.track('c', { items: [{ id: 'a' }, { id: 'b' }], text: 't' });
-      assert.is(new ReadRecords(second, stored).unchanged('page'), undefined, 'the list the site read is longer');
-      second.dispose();
-    });
+records('a site read that changed changes every page; the same site keeps them', async () => {
+  const load = async (items: Array<{ id: string }>, stored?: StoredReads) => {
+    const reads = new ContentReads();
+    const content = reads.track('c', { items, text: 't' });
+    await reads.recordSite(async () => content.items.map((item) => item.id));
+    const records = new ReadRecords(reads, stored && structuredClone(stored));
+    return { reads, content, records };
+  };
+  const first = await load([{ id: 'a' }]);
+  first.records.set('page', { hash: 'hash', html: '' }, first.reads.record(() => first.content.text).reads);
+  const stored = first.records.stored();
+  first.reads.dispose();
+  const same = await load([{ id: 'a' }], stored);
+  assert.is(same.records.unchanged('page')?.hash, 'hash', 'the site read the same: the page is kept');
+  const longer = await load([{ id: 'a' }, { id: 'b' }], stored);
+  assert.is(longer.records.unchanged('page'), undefined, 'the list the site read is longer');
+  const renamed = await load([{ id: 'z' }], stored);
+  assert.is(renamed.records.unchanged('page'), undefined, 'an id the site read changed');
+  for (const { reads } of [same, longer, renamed]) reads.dispose();
 });
 
 const builds = suite('content reads: builds');
