@@ -353,7 +353,7 @@ export class PageWriter implements PageStream {
           html: { raw, brotli },
           inlineCss: { raw: criticalBytes },
           // Filled in by `finish`, once the scripts' weight is known (see #scripts).
-          js: { raw: 0, brotli: 0, files: 0 },
+          js: NOT_WEIGHED,
           ms: Math.round(ms * 10) / 10,
         };
         scripts.pages.push(index);
@@ -396,6 +396,9 @@ interface ScriptSet {
   weight: Promise<PageReport['js']>;
   pages: number[];
 }
+
+/** A page's scripts until `finish` weighs them: one object for every page, not one each. */
+const NOT_WEIGHED: PageReport['js'] = Object.freeze({ raw: 0, brotli: 0, files: 0 });
 
 type Batch = Array<{ page: RenderedRoute; index: number; key: string; scripts: ScriptSet; ms: number } & PageOutput>;
 
