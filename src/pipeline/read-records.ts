@@ -46,8 +46,11 @@ export class ReadRecords {
   readonly #lastPages: Map<string, KeptHashes & { groups: number[] }>;
   /** Whether each of the last build's groups reads the same now (evaluated when first asked). */
   #unchanged: boolean[] | undefined;
-  /** This build's pages: a kept page's last groups (`last`), or a rendered page's groups of this build (`made`). */
-  readonly #next = new Map<string, KeptHashes & ({ last: number[] } | { made: number[] })>();
+  /**
+   * This build's pages: a kept page's hashes and last groups (`last`), or a rendered page's record as it is stored (its
+   * groups are this build's: see stored).
+   */
+  readonly #next = new Map<string, (KeptHashes & { last: number[] }) | StoredReads['pages'][number]>();
   /**
    * This build's groups, each a sorted list of the tracker's read ids, made as pages are rendered (a page keeps a
    * dozen group ids, not its hundreds of reads), by their ids' list.
@@ -101,7 +104,7 @@ export class ReadRecords {
     // The site's reads are one group, every page's: made once.
     this.#siteGroup ??= this.#group(tracker.site.ids);
     const made = [this.#siteGroup, ...[...byGroup.values()].map((members) => this.#group(members))];
-    this.#next.set(key, { hash: hashes.hash, html: hashes.html, made: [...new Set(made)] });
+    this.#next.set(key, [key, hashes.hash, hashes.html, [...new Set(made)].sort((a, b) => a - b)]);
   }
 
   /** The id of the group of these reads (interned by a hash of the sorted ids, compared whole on a match). */
@@ -123,60 +126,50 @@ export class ReadRecords {
     return !reads.opaque && !this.#tracker.site.opaque;
   }
 
-  /** This build's pages' reads, in the stored form. */
+  /**
+   * This build's pages' reads, in the stored form, without a copy: the tracker's reads by their ids and this build's
+   * groups as they are, then the reads and groups of the kept pages that this build did not make again. At 100,003
+   * pages, renumbering every read, group and page record into new lists made about 100 MB at once as the last page
+   * rendered, the top of that build's memory. A read no group has is stored as it is (the site's, let go when it
+   * loaded, as ''): none is asked about.
+   */
   stored(): StoredReads {
     const tracker = this.#tracker;
-    const reads: string[] = [];
-    // This build's reads, each stored once when a group has it (-1: not yet).
-    const storedRead = new Int32Array(tracker.reads.length).fill(-1);
-    const madeRead = (read: number) => {
-      let id = storedRead[read]!;
-      if (id < 0) storedRead[read] = id = reads.push(tracker.reads[read]!) - 1;
-      return id;
-    };
-    // A kept page's read from the last build: this build's when its text was made again, else stored once by its text.
+    const made = tracker.reads.length;
+    // A kept page's read from the last build: this build's when its text was made again, else stored once after them.
     // The tracker's own map of texts tells the first; a map of every text read (a million at 100,000 pages) is not made.
     const lastOnly = new Map<string, number>();
     const lastRead = (read: string) => {
-      const made = tracker.idOf(read);
-      if (made !== undefined) return madeRead(made);
-      let id = lastOnly.get(read);
-      if (id === undefined) lastOnly.set(read, (id = reads.push(read) - 1));
-      return id;
+      const id = tracker.idOf(read);
+      if (id !== undefined) return id;
+      let at = lastOnly.get(read);
+      if (at === undefined) lastOnly.set(read, (at = made + lastOnly.size));
+      return at;
     };
-    const groups: number[][] = [];
+    const lastGroups: number[][] = [];
     const groupIds = new Map<string, number>();
-    const groupId = (members: number[]) => {
-      const key = members.join(',');
-      let id = groupIds.get(key);
-      if (id === undefined) groupIds.set(key, (id = groups.push(members) - 1));
-      return id;
-    };
     const fromLast = new Map<number, number>();
     const lastGroup = (group: number) => {
       let id = fromLast.get(group);
       if (id === undefined) {
         const members = this.#last!.groups[group]!.map((read) => lastRead(this.#last!.reads[read]!));
-        fromLast.set(group, (id = groupId(members.sort((a, b) => a - b))));
-      }
-      return id;
-    };
-    // This build's groups, each translated once.
-    const fromMade = new Map<number, number>();
-    const madeGroup = (group: number) => {
-      let id = fromMade.get(group);
-      if (id === undefined) {
-        const members = Array.from(this.#groups[group]!, madeRead);
-        fromMade.set(group, (id = groupId(members.sort((a, b) => a - b))));
+        const key = members.sort((a, b) => a - b).join(',');
+        id = groupIds.get(key);
+        if (id === undefined) groupIds.set(key, (id = this.#groups.length + lastGroups.push(members) - 1));
+        fromLast.set(group, id);
       }
       return id;
     };
     const pages: StoredReads['pages'] = [];
     for (const [key, page] of this.#next) {
-      const ids = 'last' in page ? page.last.map(lastGroup) : page.made.map(madeGroup);
-      pages.push([key, page.hash, page.html, [...new Set(ids)].sort((a, b) => a - b)]);
+      if (Array.isArray(page)) pages.push(page);
+      else pages.push([key, page.hash, page.html, [...new Set(page.last.map(lastGroup))].sort((a, b) => a - b)]);
     }
-    return { reads, groups, pages };
+    return {
+      reads: lastOnly.size === 0 ? tracker.reads : [...tracker.reads, ...lastOnly.keys()],
+      groups: lastGroups.length === 0 ? this.#groups : [...this.#groups, ...lastGroups],
+      pages,
+    };
   }
 
   /** Whether each of the last build's groups reads the same against this build's content. */
@@ -205,6 +198,8 @@ export class ReadRecords {
     const labelled = new Map<unknown, string>();
     const shared = new Set<string>();
     const readSame = last.reads.map((read) => {
+      // A read no group has (see stored).
+      if (read === '') return false;
       const at = read.indexOf(SEPARATOR);
       const kind = read[0]!;
       // The site's reads as it loaded, as one (see ContentReads.recordSite): this build's load made the same, or not.
@@ -223,7 +218,7 @@ export class ReadRecords {
       return now === was;
     });
     last.reads.forEach((read, index) => {
-      if (read[0] === 'S') return;
+      if (read === '' || read[0] === 'S') return;
       const was = read.slice(read.indexOf(SEPARATOR) + 1);
       if (isObject(was) && shared.has(was.length > 1 ? was.slice(2) : read.slice(1, read.indexOf(SEPARATOR))))
         readSame[index] = false;

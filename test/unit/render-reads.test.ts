@@ -365,6 +365,12 @@ builds(
     assert.equal(edited.rendered, { kept: pages - 1, made: 1 }, 'only release-0002 read its summary');
     assert.ok(text(edited.files, 'releases/release-0002/index.html').includes('Edited Release 2:'), 'the edit shows');
     await assertAsFresh(edited, 'summary edited');
+    // The kept pages' records are the last build's, carried over: a third build still tells them apart.
+    await project.edit('content/releases.ts', (t) => t.replace(/("summary": ")(Release 3:)/, '$1Edited $2'));
+    const third = await build();
+    assert.equal(third.rendered, { kept: pages - 1, made: 1 }, 'only release-0003 read its summary');
+    assert.ok(text(third.files, 'releases/release-0003/index.html').includes('Edited Release 3:'));
+    await assertAsFresh(third, 'another summary edited');
   },
 );
 
