@@ -6,6 +6,7 @@ import { rm } from 'node:fs/promises';
 import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { SiteConfig } from '../core/config.ts';
+import { siblingOf, withSiblings } from './compress.ts';
 import { hash, toolVersionKey, writeCacheFile } from './page-cache.ts';
 import type { ProjectPaths } from '../core/paths.ts';
 
@@ -75,9 +76,9 @@ export class MadeKeys {
       this.#byFile = new Map();
       this.#files.forEach((file, index) => this.#byFile!.set(file, index));
     }
-    const sibling = /\.(br|gz)$/.test(path);
-    const index = this.#byFile.get(sibling ? path.slice(0, -3) : path);
-    return index !== undefined && (!sibling || this.#siblings[index]!);
+    const original = siblingOf(path);
+    const index = this.#byFile.get(original ?? path);
+    return index !== undefined && (original === undefined || this.#siblings[index]!);
   }
 
   /** Every file with what it is made from: each page's, then the others. */
@@ -86,9 +87,7 @@ export class MadeKeys {
       const file = this.#files[index];
       if (file === undefined) continue;
       const key = this.#keys[index]!;
-      yield [file, key];
-      if (this.#siblings[index])
-        yield* [[`${file}.br`, key] as [string, string], [`${file}.gz`, key] as [string, string]];
+      for (const path of this.#siblings[index] ? withSiblings(file) : [file]) yield [path, key];
     }
     yield* this.#others;
   }

@@ -48,6 +48,16 @@ export function compressionSettings(path: string, size: number): CompressionSett
   return { brotliQuality: size > LARGE_FILE ? 9 : 11, gzipLevel: 9 };
 }
 
+/** A file and the .br and .gz siblings a build writes beside it when it is precompressed. */
+export function withSiblings(file: string): [string, string, string] {
+  return [file, `${file}.br`, `${file}.gz`];
+}
+
+/** The file a `.br` or `.gz` sibling stands beside, or undefined for any other path. */
+export function siblingOf(path: string): string | undefined {
+  return /\.(br|gz)$/.test(path) ? path.slice(0, -3) : undefined;
+}
+
 /** Compressible files (see src/core/http/compressible.ts) over 1 KB get .br and .gz siblings. */
 export function shouldPrecompress(path: string, size: number): boolean {
   return size > 1024 && isCompressible(path);

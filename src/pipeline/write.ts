@@ -4,7 +4,14 @@ import { existsSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { WriteError } from '../core/errors.ts';
 import { isBuildMetadata } from '../core/http/hashed-files.ts';
-import { byteLength, shouldPrecompress, type CompressedSizes, type Compressor } from './compress.ts';
+import {
+  byteLength,
+  shouldPrecompress,
+  siblingOf,
+  withSiblings,
+  type CompressedSizes,
+  type Compressor,
+} from './compress.ts';
 
 export type OutputFiles = Map<string, Uint8Array | string>;
 
@@ -178,7 +185,8 @@ export class OutputFolder implements OutputSink {
       return;
     }
     // A .br or .gz written on its own that a compressed write already listed.
-    const sibling = /\.(br|gz)$/.test(path) ? this.#writtenAt.get(path.slice(0, -3)) : undefined;
+    const original = siblingOf(path);
+    const sibling = original === undefined ? undefined : this.#writtenAt.get(original);
     if (sibling !== undefined && this.#siblings[sibling]) return;
     this.#writtenAt.set(path, this.#written.push(path) - 1);
     this.#siblings.push(siblings);
@@ -186,7 +194,7 @@ export class OutputFolder implements OutputSink {
 
   /** Every path written, in order, each once (a file written with its .br and .gz followed by them). */
   get written(): string[] {
-    return this.#written.flatMap((path, at) => (this.#siblings[at] ? [path, `${path}.br`, `${path}.gz`] : [path]));
+    return this.#written.flatMap((path, at) => (this.#siblings[at] ? withSiblings(path) : [path]));
   }
 
   /** How many files were written. */

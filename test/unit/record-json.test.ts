@@ -111,8 +111,8 @@ pieces("what a build's files are made from: a page's .br and .gz with its key, t
   keys.other('sitemap.xml', 'bytes-1');
   keys.other('sitemap.xml.br', 'bytes-1');
   assert.equal(
-    JSON.stringify([...keys.made()]),
-    JSON.stringify([
+    [...keys.made()],
+    [
       ['index.html', 'key-0'],
       ['index.html.br', 'key-0'],
       ['index.html.gz', 'key-0'],
@@ -122,7 +122,7 @@ pieces("what a build's files are made from: a page's .br and .gz with its key, t
       ['about/index.html.gz', 'key-3'],
       ['sitemap.xml', 'bytes-1'],
       ['sitemap.xml.br', 'bytes-1'],
-    ]),
+    ],
   );
   assert.equal(
     [...keys.files()],
@@ -130,12 +130,12 @@ pieces("what a build's files are made from: a page's .br and .gz with its key, t
     'the files are those of made()',
   );
   assert.equal(
-    JSON.stringify([...keys.renders()]),
-    JSON.stringify([
+    [...keys.renders()],
+    [
       ['index.html', 'render-0'],
       ['small/index.html', 'render-1'],
       ['about/index.html', 'render-3'],
-    ]),
+    ],
   );
   for (const path of keys.files()) assert.ok(keys.has(path), `has ${path}`);
   for (const path of ['small/index.html.br', 'small/index.html.gz', 'sitemap.xml.gz', 'other.html', 'index.htm'])
