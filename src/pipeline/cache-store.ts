@@ -18,6 +18,7 @@ import {
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { type Location, LocationMap } from './cache-locations.ts';
+import { decodeList, encodeList, type ListItem } from './list-codec.ts';
 
 const INDEX = 'index.v8';
 const PACK = /^pack-[\w-]+\.bin$/;
@@ -169,26 +170,45 @@ export class PackStore {
   }
 
   /**
-   * Keeps `list` under `key` in entries of at most `per` items (`key:0`, `key:1`...) and their count under `key` itself:
-   * a long list is never serialized whole (see PageCache.setReads).
+   * Keeps `list` under `key`, encoded a buffer at a time (see encodeList) and written by this thread as it goes, so that
+   * a long list takes no more memory to keep than that buffer (see PageCache.setReads). The build has nothing else to
+   * do meanwhile.
    */
-  setList(key: string, list: readonly unknown[], per: number): void {
-    let count = 0;
-    for (let at = 0; at < list.length; at += per, count++) this.set(`${key}:${count}`, list.slice(at, at + per));
-    this.set(key, count);
+  setList(key: string, list: readonly ListItem[]): void {
+    if (this.#failed) return;
+    try {
+      // The entries set before it are written first: a chunk is written in one piece from where its first entry starts.
+      this.#append(true);
+      const writing = this.#pack();
+      const start = writing.size;
+      encodeList(list, (bytes) => {
+        for (let written = 0; written < bytes.byteLength; )
+          written += writeSync(writing.fd, bytes, written, bytes.byteLength - written, writing.size + written);
+        writing.size += bytes.byteLength;
+      });
+      this.#next.set(key, [writing.pack, start, writing.size - start]);
+      this.#pending.delete(key);
+      this.#changed = true;
+    } catch {
+      // a read-only or full disk: the run goes on without keeping its work
+      this.#failed = true;
+    }
   }
 
-  /** The list `setList` kept under `key`, in order; undefined when it or any of its entries is missing. */
-  getList<T>(key: string): T[] | undefined {
-    const count = this.get<number>(key);
-    if (typeof count !== 'number') return undefined;
-    const list: T[] = [];
-    for (let piece = 0; piece < count; piece++) {
-      const items = this.get<T[]>(`${key}:${piece}`);
-      if (!Array.isArray(items)) return undefined;
-      for (const item of items) list.push(item);
+  /** The list `setList` kept under `key`; undefined when there is none, or it is damaged or of another form. */
+  getList<T extends ListItem>(key: string): T[] | undefined {
+    const at = this.#next.get(key) ?? this.#previous.get(key);
+    if (!at || this.#pending.has(key)) return undefined;
+    try {
+      const [pack, offset, length] = at;
+      const bytes = Buffer.allocUnsafe(length);
+      if (readSync(this.#fd(pack), bytes, 0, length, offset) !== length) return undefined;
+      const list = decodeList<T>(bytes);
+      this.#next.set(key, at);
+      return list;
+    } catch {
+      return undefined;
     }
-    return list;
   }
 
   /** Keeps `value` under `key`: appended to this run's pack now, so memory never holds more than the entry. */
@@ -215,10 +235,10 @@ export class PackStore {
 
   /**
    * Hands the chunk of entries set since the last one to the disk, in one write by libuv's pool, not this thread: a
-   * build's main thread has pages to make meanwhile. When the disk falls behind by more than PENDING_BYTES, this thread
-   * writes it and waits: memory never holds more than that.
+   * build's main thread has pages to make meanwhile. When the disk falls behind by more than PENDING_BYTES, or `now`,
+   * this thread writes it and waits: memory never holds more than that.
    */
-  #append(): void {
+  #append(now = this.#pendingBytes > PENDING_BYTES): void {
     const chunk = this.#chunk;
     if (!chunk || !this.#writing) return;
     this.#chunk = undefined;
@@ -229,7 +249,7 @@ export class PackStore {
       for (const [key, bytes] of chunk.entries) if (this.#pending.get(key) === bytes) this.#pending.delete(key);
       this.#pendingBytes -= chunk.bytes;
     };
-    if (this.#pendingBytes > PENDING_BYTES) {
+    if (now) {
       try {
         writevSync(fd, buffers, chunk.start);
         written(undefined);

@@ -30,14 +30,6 @@ export function hash(...parts: Array<string | Uint8Array>): string {
   return h.digest().toString('hex', 0, 16);
 }
 
-/**
- * Items of each list of the stored reads per cache entry (see PageCache.setReads). As one entry, a 100,003-page build's
- * reads (a million texts, each page's own) were serialized at once as the last page rendered: some 50 MB outside V8's
- * heap (5.3 MB at 10,003 pages) while its serializer grew its buffer, at the top of that build's memory. A piece of
- * 50,000 texts is about 2 MB.
- */
-export const READS_PER_ENTRY = 50_000;
-
 let toolKey: string | undefined;
 
 /**
@@ -203,12 +195,16 @@ export class PageCache implements CompressionStore {
     return reads && groups && pages && { reads, groups, pages };
   }
 
-  /** Keeps `reads` for the next build, each of its lists in entries of READS_PER_ENTRY items (see PackStore.setList). */
+  /**
+   * Keeps `reads` for the next build, each list as one entry written as it is encoded (see PackStore.setList). At
+   * 100,003 pages they are some 300,000 texts, groups and page records, kept as the last page has rendered, at the top
+   * of the build's memory: serialized at once they were 50 MB outside V8's heap, and in pieces of 50,000 items 40 MB, garbage
+   * until the next full collection.
+   */
   setReads(reads: StoredReads): void {
     if (this.#scratch) return;
     const key = `reads:${toolVersionKey()}`;
-    for (const part of ['reads', 'groups', 'pages'] as const)
-      this.#store.setList(`${key}:${part}`, reads[part], READS_PER_ENTRY);
+    for (const part of ['reads', 'groups', 'pages'] as const) this.#store.setList(`${key}:${part}`, reads[part]);
   }
 
   /** The links and ids last read from the HTML of the page in `file`, if that HTML hashed to `html`. */

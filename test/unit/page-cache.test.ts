@@ -7,7 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildSite, type BuildResult } from '../../src/pipeline/build.ts';
 import { PackStore } from '../../src/pipeline/cache-store.ts';
-import { PageCache, READS_PER_ENTRY, toolVersionKey } from '../../src/pipeline/page-cache.ts';
+import { PageCache, toolVersionKey } from '../../src/pipeline/page-cache.ts';
 import type { StoredReads } from '../../src/pipeline/read-records.ts';
 import { projectPaths } from '../../src/core/paths.ts';
 import { copyProject, type ProjectCopy } from '../helpers/watch-project.ts';
@@ -180,48 +180,49 @@ bundles.run();
 
 const reads = suite('stored reads');
 
-reads('reads longer than one cache entry come back whole in the next build; a missing piece gives none', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'site-gen-reads-'));
-  const config = join(dir, 'site.config.ts');
-  try {
-    // Every list over one entry: the texts in three pieces, the groups in two, the pages in one.
-    const stored: StoredReads = {
-      reads: Array.from(
-        { length: 2 * READS_PER_ENTRY + 3 },
-        (_, i) => `g["c","releases",${i},"title"]\u0001sTitle ${i}`,
-      ),
-      groups: Array.from({ length: READS_PER_ENTRY + 1 }, (_, i) => [i, i + 1]),
-      pages: [['page key', 'render hash', 'html hash', [0, READS_PER_ENTRY]]],
-    };
-    const first = PageCache.open(dir, config, '/');
-    assert.is(first.reads(), undefined, 'nothing kept yet');
-    first.setReads(stored);
-    await first.save();
-    await first.dispose();
+reads(
+  'reads longer than the buffer they are written from come back whole in the next build; a damaged list gives none',
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'site-gen-reads-'));
+    const config = join(dir, 'site.config.ts');
+    try {
+      // The texts (about 4 MB) and the groups (about 1.5 MB) are written in several pieces (see encodeList); the texts
+      // are not all ASCII.
+      const stored: StoredReads = {
+        reads: Array.from({ length: 100_003 }, (_, i) => `g["c","releases",${i},"title"]\u0001sTitle ${i} – Ré`),
+        groups: Array.from({ length: 100_001 }, (_, i) => [i, i + 1]),
+        pages: [['page key', 'render hash', 'html hash', [0, 100_000]]],
+      };
+      const first = PageCache.open(dir, config, '/');
+      assert.is(first.reads(), undefined, 'nothing kept yet');
+      first.setReads(stored);
+      await first.save();
+      await first.dispose();
 
-    const next = PageCache.open(dir, config, '/');
-    const read = next.reads();
-    // Compared as text: uvu's diff of two lists this long, were they to differ, would take minutes.
-    assert.equal(
-      [read?.reads.length, read?.groups.length, read?.pages.length],
-      [stored.reads.length, stored.groups.length, stored.pages.length],
-    );
-    assert.ok(JSON.stringify(read) === JSON.stringify(stored), 'the next build reads every piece back, in order');
-    await next.save();
-    await next.dispose();
+      const next = PageCache.open(dir, config, '/');
+      const read = next.reads();
+      // Compared as text: uvu's diff of two lists this long, were they to differ, would take minutes.
+      assert.equal(
+        [read?.reads.length, read?.groups.length, read?.pages.length],
+        [stored.reads.length, stored.groups.length, stored.pages.length],
+      );
+      assert.ok(JSON.stringify(read) === JSON.stringify(stored), 'the next build reads every piece back, in order');
+      await next.save();
+      await next.dispose();
 
-    // The count names one piece of texts more than there is (a damaged cache), every other entry kept as it was: the
-    // pages are rendered again.
-    const store = PackStore.open(PageCache.dirFor(dir, config, '/'));
-    const key = `reads:${toolVersionKey()}`;
-    for (const part of ['reads', 'groups', 'pages']) assert.ok(store.getList(`${key}:${part}`), `${part} kept`);
-    store.set(`${key}:reads`, 4);
-    await store.save();
-    await store.close();
-    assert.is(PageCache.open(dir, config, '/').reads(), undefined);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+      // The texts replaced by an entry of another form (a damaged cache), every other entry kept as it was: the pages are
+      // rendered again.
+      const store = PackStore.open(PageCache.dirFor(dir, config, '/'));
+      const key = `reads:${toolVersionKey()}`;
+      for (const part of ['reads', 'groups', 'pages']) assert.ok(store.getList(`${key}:${part}`), `${part} kept`);
+      store.set(`${key}:reads`, 4);
+      await store.save();
+      await store.close();
+      assert.is(PageCache.open(dir, config, '/').reads(), undefined);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);
 
 reads.run();
