@@ -688,7 +688,11 @@ export class Pipeline {
       }
     }
     onProgress?.(rendered.length, routes.length);
-    if (records) cache.setReads(records.stored());
+    if (records) {
+      cache.setReads(records.stored());
+      // A build renders once: its reads, stored, are let go before the pages are written.
+      reads!.done();
+    }
     return rendered;
   }
 

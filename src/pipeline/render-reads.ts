@@ -100,9 +100,15 @@ interface Meta {
    * The last `g` read of each property, as a render repeats it: what the property held (ABSENT: not its own) and gave,
    * and the read's id. A write through the Proxy forgets them all (nothing else can write: the site's code holds only
    * Proxies). One memo for `g` reads, not one here and one in `last`: at 100,000 entries read by the site as it loads
-   * and by a page each, a second cost about 50 MB.
+   * and by a page each, a second cost about 50 MB. Made once a second recording reads the object (see `readBy`).
    */
   fast?: Map<PropertyKey, { value: unknown; wrapped: unknown; id: number }>;
+  /**
+   * The recording that first made a `g` read of it, until `fast` is made: most objects (an entry of thousands) are read
+   * by one page, which gains nothing from a memo of them (a Map and an entry per property: about 30 MB at 100,003
+   * pages). A read again by that page takes the longer way, through the read's text.
+   */
+  readBy?: number;
 }
 
 /** Kinds of read remembered per property in Meta.last (`g` reads are remembered in Meta.fast). */
@@ -168,6 +174,8 @@ export class ContentReads {
    * read each; a page that reads the same again makes its read anew.
    */
   #loading: Recording | undefined;
+  /** Whether its reads were let go (see done). */
+  #done = false;
 
   constructor() {
     trackers.set(this.key, this);
@@ -185,6 +193,20 @@ export class ContentReads {
 
   dispose(): void {
     trackers.delete(this.key);
+  }
+
+  /**
+   * Lets go of the reads recorded, their texts, ids and groups (about 50 MB at 100,003 pages), once the build has stored
+   * them (see ReadRecords.stored): a build renders its pages once, and its memory is highest as it writes the last.
+   * Recording after it is a bug.
+   */
+  done(): void {
+    this.#done = true;
+    this.#ids = new Map();
+    this.reads.length = 0;
+    this.#groupOf.length = 0;
+    this.#mark.length = 0;
+    this.#groups.clear();
   }
 
   /** A root's value, wrapped: `c` (the content prop), recorded as read by the site. */
@@ -219,6 +241,7 @@ export class ContentReads {
    * reads in the same order from the same content, so the same hash is the same reads.
    */
   async recordSite<T>(load: () => Promise<T>): Promise<T> {
+    this.#assertRecording();
     const recording: Recording = { ids: [], opaque: false, serial: ++this.#serial };
     this.#recording = recording;
     this.#loading = recording;
@@ -258,6 +281,7 @@ export class ContentReads {
 
   /** Runs one page's render, synchronously; returns what it made and what it read. */
   record<T>(render: () => T): { value: T; reads: PageReads } {
+    this.#assertRecording();
     const recording: Recording = { ids: [], opaque: false, serial: ++this.#serial };
     const outer = this.#recording;
     this.#recording = recording;
@@ -319,6 +343,11 @@ export class ContentReads {
   /** The group of read `id`: reads of the same root and first two properties, which pages tend to read together. */
   groupOf(id: number): number {
     return this.#groupOf[id]!;
+  }
+
+  #assertRecording(): void {
+    if (this.#done)
+      throw new Error('site-gen: content reads were recorded after the build let them go; this is a bug.');
   }
 
   /** The label of an object the tracker has wrapped (the path it was first reached by), or undefined. */
@@ -410,15 +439,19 @@ export class ContentReads {
   /** The group of the reads of `meta`'s object (`part` undefined) or of its property `part`. */
   #groupAt(meta: Meta, part: string | { symbol: string } | undefined): number {
     // Below the third step, every read of an object and of its properties is in the object's group.
-    if (part === undefined || meta.steps.length >= 3) return (meta.group ??= this.#groupId(meta.steps));
+    if (part === undefined || meta.steps.length >= 3) return (meta.group ??= this.#groupId(meta.steps, meta.label));
     return this.#groupId([...meta.steps, part]);
   }
 
-  /** The id of the group of reads whose path starts with `steps`' first three. */
-  #groupId(steps: Meta['steps']): number {
+  /**
+   * The id of the group of reads whose path starts with `steps`' first three. `label`: the path of the object read,
+   * which names the group itself when it is three steps long (an entry of a list: one group each, 100,000 at 100,003
+   * pages), kept once rather than made again.
+   */
+  #groupId(steps: Meta['steps'], label?: string): number {
     const group = JSON.stringify(steps.slice(0, 3));
     let id = this.#groups.get(group);
-    if (id === undefined) this.#groups.set(group, (id = this.#groups.size));
+    if (id === undefined) this.#groups.set(label === group ? label : group, (id = this.#groups.size));
     return id;
   }
 
@@ -476,8 +509,7 @@ export class ContentReads {
     if (kind === 'g') {
       const id = this.#propertyRead('g', meta, prop, value, (path) => describe(value, this.#labelOf(value), path));
       const frozen = wrapped !== value && !own.configurable && !own.writable;
-      if (id !== undefined && !frozen && this.#recording !== this.#loading)
-        (meta.fast ??= new Map()).set(prop, { value, wrapped, id });
+      if (id !== undefined && !frozen) this.#remember(meta, prop, value, wrapped, id);
     } else if (this.#recording) {
       const attributes = flags(own);
       this.#propertyRead(
@@ -498,6 +530,22 @@ export class ContentReads {
       return value;
     }
     return wrapped;
+  }
+
+  /**
+   * Remembers the `g` read `id` of `prop` in `meta.fast` (see Meta.fast): from the second page that reads the object
+   * on (see Meta.readBy); none for the site's own reads as it loads, and at once for a memo made as it loads, whose
+   * reads (the site's) every page is then given as the site's one read.
+   */
+  #remember(meta: Meta, prop: PropertyKey, value: unknown, wrapped: unknown, id: number): void {
+    const recording = this.#recording;
+    if (!recording || recording === this.#loading) return;
+    if (!meta.fast && !this.#loading) {
+      meta.readBy ??= recording.serial;
+      if (meta.readBy === recording.serial) return;
+      meta.readBy = undefined;
+    }
+    (meta.fast ??= new Map()).set(prop, { value, wrapped, id });
   }
 
   /** A read of whether property `prop` is there: `g` or `d` of a missing one (`-`), `h` (`T` or `F`). */
@@ -525,8 +573,7 @@ export class ContentReads {
       const own = Reflect.getOwnPropertyDescriptor(target, prop);
       if (!own) {
         const id = this.#propertyRead('g', meta, prop, ABSENT, () => '-');
-        if (id !== undefined && recording !== this.#loading)
-          (meta.fast ??= new Map()).set(prop, { value: ABSENT, wrapped: undefined, id });
+        if (id !== undefined) this.#remember(meta, prop, ABSENT, undefined, id);
         return Reflect.get(target, prop, receiver);
       }
       if (!('value' in own)) {

@@ -178,6 +178,40 @@ tracker('groups each read by its path’s root and first two properties, its obj
   reads.dispose();
 });
 
+tracker('a page reading a field twice records one read; the next pages reading it record that read', () => {
+  const reads = new ContentReads();
+  const content = reads.track('c', { entry: { title: 'Night Drive' } });
+  // The first page reads the entry through the read's text (no memo yet), then the next ones through their memo.
+  const pages = [0, 1, 2].map(() => reads.record(() => content.entry.title + content.entry.title).reads);
+  for (const page of pages)
+    assert.equal(readsOf(reads, page), ['g["c","entry","title"] = sNight Drive', 'g["c","entry"] = o']);
+  assert.equal(pages[1]!.ids, pages[0]!.ids, 'the same reads, by the same ids');
+  assert.equal(pages[2]!.ids, pages[0]!.ids);
+  // Written, the memo is forgotten: the next page reads the field as it is now.
+  (content.entry as { title: string }).title = 'Day Ride';
+  const after = reads.record(() => content.entry.title).reads;
+  assert.equal(readsOf(reads, after), ['g["c","entry","title"] = sDay Ride', 'g["c","entry"] = o']);
+  reads.dispose();
+});
+
+tracker('a build done with its reads lets them go; recording after that is a bug, said so', async () => {
+  const reads = new ContentReads();
+  const content = reads.track('c', { title: 'Stay' });
+  reads.record(() => content.title);
+  assert.ok(reads.reads.length > 0);
+  reads.done();
+  assert.equal(reads.reads, [], 'the texts let go');
+  assert.is(content.title, 'Stay', 'the content reads as before');
+  assert.throws(() => reads.record(() => content.title), /after the build let them go; this is a bug/);
+  try {
+    await reads.recordSite(async () => content.title);
+    assert.unreachable('a site load recorded');
+  } catch (error) {
+    assert.match(String(error), /this is a bug/);
+  }
+  reads.dispose();
+});
+
 tracker('a memo is made once, and gives each later recording the reads it made, until the content is written', () => {
   const reads = new ContentReads();
   const content = reads.track('c', { copy: { title: 'Stay', lines: ['a'] }, other: 1 });
