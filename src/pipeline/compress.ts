@@ -28,11 +28,12 @@ export interface CompressionSettings {
 const FIRST_FLIGHT = { above: 12_000, upTo: 16_500, quality: 11 };
 
 /**
- * Above this size a file that is not a page is compressed at brotli 9, not 11. Quality 11 costs about 2 microseconds a
- * byte, quality 9 a few dozen nanoseconds: the sitemap of 100,003 pages (6.7 MB) took 15.2 s at 11 against 0.24 s at 9,
- * for 73 KB against 79 KB, and 30,003 pages' (2 MB) 4 s, for more bytes than quality 6 gives. The sitemap is made again
- * whenever a page is added, and it was compressed last, with the build waiting on it: that tail, and its encoder's
- * memory, were the end of every large build. The site's scripts (React's chunk: 214 KB) stay under it.
+ * Above this size a file that is not a page is compressed at brotli 5, not 11. Quality 11 costs about 2 microseconds a
+ * byte: the sitemap of 100,003 pages (6.7 MB) took 15.2 s at 11, and 30,003 pages' (2 MB) 4 s. The sitemap is made
+ * again whenever a page is added, and it is compressed last, as the build's memory is highest: quality 9 (0.17 s, 79
+ * KB) took its encoder 33 MB whatever the file's size, which made the top of a 100,003-page build's memory; quality
+ * 5 takes 3 to 5 MB, 0.09 s, for 89 KB (React's server renderer, 459 KB: 74.6 KB against 70.6 KB at 9). The site's
+ * scripts (React's chunk: 214 KB) stay under it.
  */
 const LARGE_FILE = 256 * 1024;
 
@@ -40,12 +41,12 @@ const LARGE_FILE = 256 * 1024;
  * Pages are compressed at brotli 6: they are unique per page and made again by every content change, so their cost
  * grows with the site (quality 11 takes ~35 ms for a 33 KB page, quality 6 under 1 ms, for 9% more bytes). Everything
  * else (scripts, stylesheets, SVG, the sitemap) is compressed at 11: named by content, shared by every page, compressed
- * once and then kept in the disk cache, so the best ratio costs nothing after the first build; but at 9 when larger
+ * once and then kept in the disk cache, so the best ratio costs nothing after the first build; but at 5 when larger
  * than LARGE_FILE (`size`, in bytes).
  */
 export function compressionSettings(path: string, size: number): CompressionSettings {
   if (/\.html$/.test(path)) return { brotliQuality: 6, gzipLevel: 9, retry: FIRST_FLIGHT };
-  return { brotliQuality: size > LARGE_FILE ? 9 : 11, gzipLevel: 9 };
+  return { brotliQuality: size > LARGE_FILE ? 5 : 11, gzipLevel: 9 };
 }
 
 /** A file and the .br and .gz siblings a build writes beside it when it is precompressed. */
@@ -191,6 +192,8 @@ if (workerData.writer) {
   };
   /** 'measured' (the rule above) or 'always' (tests: see handWritesOver). */
   let handOff = workerData.handOff;
+  /** Whether this thread, with no writer, has told the main thread that its writes take longer than compressing. */
+  let toldSlow = false;
   parentPort.on('message', (message) => {
     if (message.port) {
       writers.set(message.writer, message.port);
@@ -240,7 +243,10 @@ if (workerData.writer) {
     }
     if (results.length === 0) return;
     const bytes = pack(parts);
-    parentPort.postMessage({ results, bytes }, [bytes.buffer]);
+    // The writer threads are started once writing is what holds this thread up (see WRITERS).
+    const slowDisk = !writer && !toldSlow && average.write > average.compress;
+    if (slowDisk) toldSlow = true;
+    parentPort.postMessage({ results, bytes, slowDisk }, [bytes.buffer]);
   });
 }
 `;
@@ -273,6 +279,8 @@ interface Reply {
   }>;
   /** The compressed bytes of the results without `written`, in turn (none from a writer thread). */
   bytes?: Uint8Array;
+  /** A compression thread with no writer thread takes longer to write its pages than to compress them. */
+  slowDisk?: boolean;
 }
 
 interface JobMessage {
@@ -322,13 +330,13 @@ const BATCH = 32;
 
 /**
  * Writer threads, each making a batch's folders and files with synchronous calls, started once a build has asked for
- * more than WRITE_ALONE pages. Creating a file on the disks of these machines takes from a tenth of a millisecond to
+ * more than WRITE_ALONE pages and a compression thread has found its writes slower than its compressing. Creating a file on the disks of these machines takes from a tenth of a millisecond to
  * a few milliseconds, depending on what else the disk does; the thread waits for the file system's journal, it does not
  * work. One compression thread writing 4,000 pages' 12,000 files after compressing them spent 9 s waiting in open and
  * mkdir on a slow day, three times its zlib time, the end of the build with the main thread idle; two threads waiting at
  * once made the same files in half the time or less. A compression thread hands its writes over only while they take
- * it longer than compressing (see WORKER's `average`), so on a fast disk the writers stay idle. Both, with their shared
- * buffers, add about 20 MB at the peak (docs/architecture.md).
+ * it longer than compressing (see WORKER's `average`). Both, with their shared buffers, add about 20 MB at the peak
+ * (docs/architecture.md): on a fast disk they are never started.
  */
 const WRITERS = 2;
 
@@ -371,6 +379,8 @@ class CompressionThreads {
   #toWrite = 0;
   #handOff: HandOff = 'measured';
   #writersStarted = false;
+  /** A compression thread found its writes slower than its compressing (see Reply.slowDisk). */
+  #diskSlow = false;
 
   /** When the compression threads hand a batch's writes to a writer thread (see handWritesOver); starts the writers for 'always'. */
   handOff(when: HandOff): void {
@@ -386,7 +396,7 @@ class CompressionThreads {
     if (message.dest === undefined && !message.retry && cost > ASIDE) return compressAside(message);
     const thread = this.#least();
     const id = this.#nextId++;
-    if (message.dest !== undefined && ++this.#toWrite === WRITE_ALONE + 1) this.#startWriters();
+    if (message.dest !== undefined && ++this.#toWrite === WRITE_ALONE + 1) this.#startWritersIfSlow();
     return new Promise((resolve, reject) => {
       if (thread.jobs.size === 0) thread.worker.ref();
       this.#jobs.set(id, { resolve, reject, cost, thread });
@@ -451,6 +461,11 @@ class CompressionThreads {
     return thread;
   }
 
+  /** Starts the writer threads once the disk was found slow, past WRITE_ALONE pages (see WRITERS). */
+  #startWritersIfSlow(): void {
+    if (this.#diskSlow && this.#toWrite > WRITE_ALONE) this.#startWriters();
+  }
+
   /** Starts the writer threads, once: one that fails is not replaced (its compression thread writes instead). */
   #startWriters(): void {
     if (this.#writersStarted) return;
@@ -478,6 +493,10 @@ class CompressionThreads {
   /** Settles the jobs `running` answers for; when it fails, takes it out of `list` and rejects every job it has. */
   #listen<T extends Running>(running: T, list: T[]): void {
     running.worker.on('message', (reply: Reply) => {
+      if (reply.slowDisk) {
+        this.#diskSlow = true;
+        this.#startWritersIfSlow();
+      }
       const bytes = reply.bytes && asBuffer(reply.bytes);
       let at = 0;
       for (const { id, br, gz, written, error, writeError } of reply.results) {
