@@ -32,16 +32,25 @@ const INDEX_MAGIC = Buffer.from('site-gen index 2\n');
  */
 export const INDEX_ENTRIES_PER_PIECE = 10_000;
 
+/** Writes all of `bytes` to `fd`, at `position` when given (else where the file is at), however many calls it takes. */
+function writeWhole(fd: number, bytes: Uint8Array, position?: number): void {
+  for (let written = 0; written < bytes.byteLength; )
+    written += writeSync(
+      fd,
+      bytes,
+      written,
+      bytes.byteLength - written,
+      position === undefined ? null : position + written,
+    );
+}
+
 /**
  * Writes `entries` to `file`: INDEX_MAGIC, then pieces of INDEX_ENTRIES_PER_PIECE entries, each its length (4 bytes,
  * little-endian) and its V8 serialization.
  */
 function writeIndex(file: string, entries: LocationMap): void {
   const fd = openSync(file, 'w');
-  const whole = (bytes: Buffer) => {
-    for (let written = 0; written < bytes.byteLength; )
-      written += writeSync(fd, bytes, written, bytes.byteLength - written);
-  };
+  const whole = (bytes: Buffer) => writeWhole(fd, bytes);
   try {
     whole(INDEX_MAGIC);
     let piece: Array<[string, Location]> = [];
@@ -182,12 +191,10 @@ export class PackStore {
       const writing = this.#pack();
       const start = writing.size;
       encodeList(list, (bytes) => {
-        for (let written = 0; written < bytes.byteLength; )
-          written += writeSync(writing.fd, bytes, written, bytes.byteLength - written, writing.size + written);
+        writeWhole(writing.fd, bytes, writing.size);
         writing.size += bytes.byteLength;
       });
       this.#next.set(key, [writing.pack, start, writing.size - start]);
-      this.#pending.delete(key);
       this.#changed = true;
     } catch {
       // a read-only or full disk: the run goes on without keeping its work
@@ -198,7 +205,7 @@ export class PackStore {
   /** The list `setList` kept under `key`; undefined when there is none, or it is damaged or of another form. */
   getList<T extends ListItem>(key: string): T[] | undefined {
     const at = this.#next.get(key) ?? this.#previous.get(key);
-    if (!at || this.#pending.has(key)) return undefined;
+    if (!at) return undefined;
     try {
       const [pack, offset, length] = at;
       const bytes = Buffer.allocUnsafe(length);
@@ -367,7 +374,7 @@ export class PackStore {
     for (const [key, [pack, offset, length]] of this.#next) {
       const bytes = Buffer.allocUnsafe(length);
       readSync(this.#fd(pack), bytes, 0, length, offset);
-      writeSync(writing.fd, bytes, 0, length, writing.size);
+      writeWhole(writing.fd, bytes, writing.size);
       moved.set(key, [writing.pack, writing.size, length]);
       writing.size += length;
     }
