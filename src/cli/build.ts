@@ -5,7 +5,7 @@ import { relative } from 'node:path';
 import { WriteError } from '../core/errors.ts';
 import type { BuildResult, PageReport } from '../pipeline/build.ts';
 import { duration, progressMode, ProgressView } from './build-progress.ts';
-import { boundHeapGrowth } from './heap.ts';
+import { boundHeapGrowth } from '../pipeline/heap.ts';
 import { configOption, outOption } from './options.ts';
 
 interface BuildFlags {

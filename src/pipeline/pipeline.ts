@@ -42,6 +42,7 @@ import {
   toolVersionKey,
   PageCache,
 } from './page-cache.ts';
+import { collectNow, COLLECT_FROM_PAGES } from './heap.ts';
 import { PagesOnRequest } from './pages-on-request.ts';
 import { ReadRecords } from './read-records.ts';
 import { ContentReads } from './render-reads.ts';
@@ -511,6 +512,9 @@ export class Pipeline {
           return 'pages on request';
         }
         this.#rendered = await this.#renderAll();
+        // What the render held for itself (the pages' reads, stored by now) is garbage: collected before the steps after
+        // it allocate on top of it (see collectNow).
+        if (this.#rendered.length >= COLLECT_FROM_PAGES) collectNow();
         const islands = islandsKey(this.#rendered);
         if (islands !== this.#islands) this.#dirty.add('bundle');
         this.#islands = islands;

@@ -2,7 +2,8 @@
 import { execFileSync } from 'node:child_process';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { boundHeapGrowth, HEAP_GROWING_PERCENT } from '../../src/cli/heap.ts';
+import { runInNewContext } from 'node:vm';
+import { boundHeapGrowth, collectNow, HEAP_GROWING_PERCENT } from '../../src/pipeline/heap.ts';
 
 const heap = suite('heap growth');
 
@@ -14,7 +15,7 @@ const heap = suite('heap growth');
  * build command does by default (keeping a growth the user gave).
  */
 const CHURN = `
-const { boundHeapGrowth } = await import(${JSON.stringify(new URL('../../src/cli/heap.ts', import.meta.url).href)});
+const { boundHeapGrowth } = await import(${JSON.stringify(new URL('../../src/pipeline/heap.ts', import.meta.url).href)});
 const mode = process.argv[1];
 if (mode === 'ours') boundHeapGrowth(undefined, []);
 if (mode === 'respect') boundHeapGrowth();
@@ -54,6 +55,24 @@ heap('leaves a growth the user chose on the command line or in NODE_OPTIONS', ()
   const chosen = peakHeap('respect');
   const bounded = peakHeap('ours');
   assert.ok(chosen > bounded * 1.15, `the user's 300%: ${chosen.toFixed(0)} MB, ours: ${bounded.toFixed(0)} MB`);
+});
+
+/** A WeakRef to an object nothing else holds, made in a job of its own (a WeakRef keeps its target to the job's end). */
+const dropped = async () => {
+  const ref = new WeakRef({ records: Array.from({ length: 1000 }, (_, i) => `page-${i}`) });
+  await new Promise((resolve) => setImmediate(resolve));
+  return ref;
+};
+
+heap('collectNow frees what nothing holds, at once, and leaves no gc() behind for other code', async () => {
+  const exposed = typeof (globalThis as { gc?: unknown }).gc === 'function';
+  const ref = await dropped();
+  collectNow();
+  assert.is(ref.deref(), undefined, 'collected by collectNow');
+  if (!exposed) {
+    assert.is(typeof (globalThis as { gc?: unknown }).gc, 'undefined', 'no gc() on this context');
+    assert.is(runInNewContext('typeof gc'), 'undefined', 'nor on a context made after');
+  }
 });
 
 heap.run();
