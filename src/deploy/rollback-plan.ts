@@ -1,4 +1,5 @@
 // The rollback plan, computed without any I/O: which objects to copy back (from where), which to delete, which stay.
+import { isIndexFile } from '../core/http/paths.ts';
 import { CACHE_IMMUTABLE } from '../core/http/policy.ts';
 import { trustedState } from './manifest.ts';
 import type { Manifest, ObjectState } from './manifest.ts';
@@ -37,7 +38,7 @@ export interface RollbackPlan {
 export function phaseOfState(path: string, state: ObjectState): Phase {
   if (state.cacheControl === CACHE_IMMUTABLE) return 'hashed-assets';
   if (path === '404.html') return 'error-page';
-  if (path === 'sitemap.xml' || path === 'robots.txt') return 'indexes';
+  if (isIndexFile(path)) return 'indexes';
   if (state.contentType?.startsWith('text/html')) return 'pages';
   return 'files';
 }

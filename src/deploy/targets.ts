@@ -1,6 +1,6 @@
 // Maps the local files to the objects the bucket should hold: key, headers, encoding, and upload phase.
 import { isCompressibleType } from '../core/http/compressible.ts';
-import { resolveOutputPath } from '../core/http/paths.ts';
+import { isIndexFile, resolveOutputPath } from '../core/http/paths.ts';
 import { createHttpPolicy, type HttpPolicy } from '../core/http/policy.ts';
 import { pageAlias } from './headers.ts';
 import type { LocalFile } from './local.ts';
@@ -42,7 +42,7 @@ export interface TargetOptions {
 function phaseOf(path: string, policy: HttpPolicy): Phase {
   if (policy.isHashed(path)) return 'hashed-assets';
   if (path === '404.html') return 'error-page';
-  if (path === 'sitemap.xml' || path === 'robots.txt') return 'indexes';
+  if (isIndexFile(path)) return 'indexes';
   if (path.endsWith('.html')) return 'pages';
   return 'files';
 }

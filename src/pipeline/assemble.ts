@@ -6,6 +6,7 @@ import { SiteGenError } from '../core/errors.ts';
 import type { HeadHook } from '../core/head.ts';
 import { HASHED_FILES_PATH, serializeHashedFiles } from '../core/http/hashed-files.ts';
 import { HEADERS_FILE, serializeHeadersFile } from '../core/http/headers-file.ts';
+import { SITEMAP_FILE } from '../core/http/paths.ts';
 import { securityHeaders } from '../core/http/policy.ts';
 import type { Route } from '../core/routes.ts';
 import type { ClientBundle, PageScripts } from './bundle.ts';
@@ -79,7 +80,7 @@ export interface OutputParts {
   pageFiles: Pick<ReadonlySet<string>, 'has'>;
   site: SiteInfo;
   /**
-   * Route paths listed in the sitemap; or undefined, when the caller makes the sitemap (`sitemapXml`) on request: its
+   * Route paths listed in the sitemap; or undefined, when the caller makes the sitemap (`sitemapFiles`) on request: its
    * path is kept for it all the same.
    */
   indexed: string[] | undefined;
@@ -89,8 +90,11 @@ export interface OutputParts {
   images?: ReadonlyMap<string, Uint8Array>;
 }
 
-/** The sitemap's output file. */
-export const SITEMAP_FILE = 'sitemap.xml';
+/** URLs in one sitemap file at most: the sitemaps protocol's limit (sitemaps.org). */
+export const SITEMAP_URLS = 50_000;
+
+/** Bytes of one sitemap file at most, uncompressed: the protocol's other limit. */
+export const SITEMAP_BYTES = 50 * 1024 * 1024;
 
 /**
  * Every output file before compression but the pages: public/ as is, then what the build makes, which may not take a
@@ -117,7 +121,7 @@ export function assembleOutput(parts: OutputParts): OutputFiles {
     hashed.push(path);
   }
   for (const path of parts.publicFiles.keys()) if (parts.pageFiles.has(path)) throw taken(path);
-  if (parts.indexed) add(SITEMAP_FILE, sitemapXml(parts.site, parts.indexed));
+  if (parts.indexed) for (const [file, xml] of sitemapFiles(parts.site, parts.indexed)) add(file, xml);
   else if (files.has(SITEMAP_FILE)) throw taken(SITEMAP_FILE);
   add('robots.txt', `User-agent: *\nAllow: /\n\nSitemap: ${absoluteUrl(parts.site, `/${SITEMAP_FILE}`)}\n`);
   add(HASHED_FILES_PATH, serializeHashedFiles(hashed));
@@ -125,8 +129,47 @@ export function assembleOutput(parts: OutputParts): OutputFiles {
   return files;
 }
 
-/** The sitemap of the site's indexed pages, by route path. */
-export function sitemapXml(site: SiteInfo, paths: string[]): string {
-  const urls = paths.map((p) => `  <url><loc>${absoluteUrl(site, p)}</loc></url>`).join('\n');
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
+const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
+const URLSET_OPEN = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n';
+const URLSET_CLOSE = '</urlset>\n';
+
+/**
+ * The sitemap files of the site's indexed pages, by route path: `sitemap.xml` alone while the pages fit in one file
+ * (SITEMAP_URLS, SITEMAP_BYTES); past that, the parts `sitemap-1.xml`, `sitemap-2.xml`... in the pages' order and
+ * `sitemap.xml` the index of them, which robots.txt names all the same. A part is cut at the first limit it would
+ * pass.
+ */
+export function sitemapFiles(site: SiteInfo, paths: readonly string[]): Map<string, string> {
+  const parts: string[] = [];
+  const envelope = Buffer.byteLength(XML_DECLARATION + URLSET_OPEN + URLSET_CLOSE);
+  let lines: string[] = [];
+  let bytes = envelope;
+  const cut = () => {
+    parts.push(`${XML_DECLARATION}${URLSET_OPEN}${lines.join('')}${URLSET_CLOSE}`);
+    lines = [];
+    bytes = envelope;
+  };
+  for (const path of paths) {
+    const line = `  <url><loc>${xmlText(absoluteUrl(site, path))}</loc></url>\n`;
+    const size = Buffer.byteLength(line);
+    if (lines.length > 0 && (lines.length === SITEMAP_URLS || bytes + size > SITEMAP_BYTES)) cut();
+    lines.push(line);
+    bytes += size;
+  }
+  cut();
+  if (parts.length === 1) return new Map([[SITEMAP_FILE, parts[0]!]]);
+  const files = new Map(parts.map((xml, i) => [sitemapPart(i + 1), xml]));
+  const entries = [...files.keys()].map((file) => `  <sitemap><loc>${absoluteUrl(site, `/${file}`)}</loc></sitemap>\n`);
+  const index = `${XML_DECLARATION}<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries.join('')}</sitemapindex>\n`;
+  return new Map([[SITEMAP_FILE, index], ...files]);
+}
+
+/** A URL as XML text: the protocol has `&` and `'` (which a URL may keep as they are) written as entities. */
+function xmlText(url: string): string {
+  return url.replace(/[&<>'"]/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', "'": 'apos', '"': 'quot' }[c]};`);
+}
+
+/** The file of the sitemap's `n`th part (from 1), when it has parts. */
+export function sitemapPart(n: number): string {
+  return `sitemap-${n}.xml`;
 }

@@ -7,7 +7,8 @@ import type { SiteConfig } from '../core/config.ts';
 import type { ErrorScreenComponent } from '../error-screen.tsx';
 import { TemplateError } from '../core/errors.ts';
 import type { HeadHook } from '../core/head.ts';
-import { assembleOutput, pageDocument, SITEMAP_FILE, sitemapXml, stylesheetFile } from './assemble.ts';
+import { assembleOutput, pageDocument, sitemapFiles, stylesheetFile } from './assemble.ts';
+import { SITEMAP_FILE } from '../core/http/paths.ts';
 import {
   bundleClient,
   entryKey,
@@ -975,11 +976,16 @@ export class Pipeline {
     };
     if (!dev) return output;
     const props = this.#props();
-    const sitemap = () =>
-      sitemapXml(
+    // Past one file's worth of pages its parts are set as the index is made: read from it, they are found.
+    const sitemap = () => {
+      const indexed = site.routes.filter(({ route, path }) => !route.head({ ...props, path }).noindex);
+      const made = sitemapFiles(
         config.site,
-        site.routes.filter(({ route, path }) => !route.head({ ...props, path }).noindex).map(({ path }) => path),
+        indexed.map(({ path }) => path),
       );
+      for (const [file, xml] of made) if (file !== SITEMAP_FILE) pages.set(file, xml);
+      return made.get(SITEMAP_FILE)!;
+    };
     const pages = new PagesOnRequest(
       files,
       site.byFile.keys(),

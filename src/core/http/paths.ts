@@ -8,6 +8,22 @@ export const INDEX_FILE = 'index.html';
 /** The page every server answers a miss with, status 404: S3 website hosting's error document too. */
 export const NOT_FOUND_FILE = '404.html';
 
+/**
+ * The sitemap: the list of the site's indexed pages, or, past the sitemaps protocol's 50,000 URLs (or 50 MB) a file, the
+ * index of its parts, `sitemap-1.xml` and on (see sitemapFiles in pipeline/assemble.ts). robots.txt names it.
+ */
+export const SITEMAP_FILE = 'sitemap.xml';
+
+/** Whether `path` is the sitemap or one of its parts. */
+export function isSitemapFile(path: string): boolean {
+  return path === SITEMAP_FILE || /^sitemap-[1-9]\d*\.xml$/.test(path);
+}
+
+/** Whether `path` is one of the files that tell crawlers what the site has (the sitemap, its parts, robots.txt). */
+export function isIndexFile(path: string): boolean {
+  return isSitemapFile(path) || path === 'robots.txt';
+}
+
 /** The output file of a page path: "/" -> index.html, "/contact" (or "/contact/") -> contact/index.html. */
 export function pageFile(pagePath: string): string {
   const folder = pagePath.replace(/^\/+|\/+$/g, '');
