@@ -6,7 +6,7 @@ import { SiteGenError } from '../core/errors.ts';
 import type { HeadHook } from '../core/head.ts';
 import { HASHED_FILES_PATH, serializeHashedFiles } from '../core/http/hashed-files.ts';
 import { HEADERS_FILE, serializeHeadersFile } from '../core/http/headers-file.ts';
-import { SITEMAP_FILE } from '../core/http/paths.ts';
+import { SITEMAP_FILE, sitemapPart } from '../core/http/paths.ts';
 import { securityHeaders } from '../core/http/policy.ts';
 import type { Route } from '../core/routes.ts';
 import type { ClientBundle, PageScripts } from './bundle.ts';
@@ -159,7 +159,9 @@ export function sitemapFiles(site: SiteInfo, paths: readonly string[]): Map<stri
   cut();
   if (parts.length === 1) return new Map([[SITEMAP_FILE, parts[0]!]]);
   const files = new Map(parts.map((xml, i) => [sitemapPart(i + 1), xml]));
-  const entries = [...files.keys()].map((file) => `  <sitemap><loc>${absoluteUrl(site, `/${file}`)}</loc></sitemap>\n`);
+  const entries = [...files.keys()].map(
+    (file) => `  <sitemap><loc>${xmlText(absoluteUrl(site, `/${file}`))}</loc></sitemap>\n`,
+  );
   const index = `${XML_DECLARATION}<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries.join('')}</sitemapindex>\n`;
   return new Map([[SITEMAP_FILE, index], ...files]);
 }
@@ -167,9 +169,4 @@ export function sitemapFiles(site: SiteInfo, paths: readonly string[]): Map<stri
 /** A URL as XML text: the protocol has `&` and `'` (which a URL may keep as they are) written as entities. */
 function xmlText(url: string): string {
   return url.replace(/[&<>'"]/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', "'": 'apos', '"': 'quot' }[c]};`);
-}
-
-/** The file of the sitemap's `n`th part (from 1), when it has parts. */
-export function sitemapPart(n: number): string {
-  return `sitemap-${n}.xml`;
 }

@@ -976,7 +976,7 @@ export class Pipeline {
     };
     if (!dev) return output;
     const props = this.#props();
-    // Past one file's worth of pages its parts are set as the index is made: read from it, they are found.
+    // A sitemap of parts (past 50,000 pages): they are served once their index is made, which a crawler reads first.
     const sitemap = () => {
       const indexed = site.routes.filter(({ route, path }) => !route.head({ ...props, path }).noindex);
       const made = sitemapFiles(

@@ -14,6 +14,11 @@ export const NOT_FOUND_FILE = '404.html';
  */
 export const SITEMAP_FILE = 'sitemap.xml';
 
+/** The file of the sitemap's `n`th part (from 1), when it has parts. */
+export function sitemapPart(n: number): string {
+  return `sitemap-${n}.xml`;
+}
+
 /** Whether `path` is the sitemap or one of its parts. */
 export function isSitemapFile(path: string): boolean {
   return path === SITEMAP_FILE || /^sitemap-[1-9]\d*\.xml$/.test(path);
