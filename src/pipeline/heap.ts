@@ -22,8 +22,8 @@ export function boundHeapGrowth(
 }
 
 /**
- * Pages after which the build collects its heap once the pages' reads are stored (see collectNow): below that, what it
- * lets go is a few MB, and a full collection (~30 ms for a 1,003-page build's heap) would not pay.
+ * Pages from which the build collects its heap once the pages' reads are stored (see collectNow): below that, what it
+ * lets go is a few MB, within the growth V8 allows anyway, and the collection would cost time for nothing.
  */
 export const COLLECT_FROM_PAGES = 10_000;
 
@@ -31,10 +31,10 @@ export const COLLECT_FROM_PAGES = 10_000;
  * Collects the whole heap at once. For the one point where a build lets go of much at once: the pages' reads, stored
  * once the last page renders (about 100 MB at 100,003 pages). V8 collects them only when the heap next reaches its
  * limit, and the steps after the render (the links check, the bundle, the sitemap, the last documents) allocate on top
- * of them: the top of that build's memory, 677 to 716 MB, was reached there, 15 to 45 MB above the render's end. Collected
- * at once, those steps reuse the memory the reads held (662 MB, the render's own top; 0.5 s). V8's `gc` function is
- * given to contexts made while its flag is set: the flag is set only while one context is made to take it, so no other
- * code sees a `gc` it did not ask for.
+ * of them: the top of that build's memory, 677 to 716 MB, was reached there, 15 to 45 MB above the render's end.
+ * Collected at once, those steps reuse the memory the reads held (662 MB, the render's own top; 0.5 s). V8's `gc`
+ * function is given to contexts made while its flag is set: the flag is set only while one context is made to take
+ * it, so no other code sees a `gc` it did not ask for.
  */
 export function collectNow(): void {
   const exposed = (globalThis as { gc?: () => void }).gc;
