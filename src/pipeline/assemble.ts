@@ -130,7 +130,8 @@ export function assembleOutput(parts: OutputParts): OutputFiles {
 }
 
 const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
-const URLSET_OPEN = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n';
+const SITEMAP_XMLNS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';
+const URLSET_OPEN = `<urlset ${SITEMAP_XMLNS}>\n`;
 const URLSET_CLOSE = '</urlset>\n';
 
 /**
@@ -162,7 +163,7 @@ export function sitemapFiles(site: SiteInfo, paths: readonly string[]): Map<stri
   const entries = [...files.keys()].map(
     (file) => `  <sitemap><loc>${xmlText(absoluteUrl(site, `/${file}`))}</loc></sitemap>\n`,
   );
-  const index = `${XML_DECLARATION}<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries.join('')}</sitemapindex>\n`;
+  const index = `${XML_DECLARATION}<sitemapindex ${SITEMAP_XMLNS}>\n${entries.join('')}</sitemapindex>\n`;
   return new Map([[SITEMAP_FILE, index], ...files]);
 }
 

@@ -50,16 +50,15 @@ function writeWhole(fd: number, bytes: Uint8Array, position?: number): void {
  */
 function writeIndex(file: string, entries: LocationMap): void {
   const fd = openSync(file, 'w');
-  const whole = (bytes: Buffer) => writeWhole(fd, bytes);
   try {
-    whole(INDEX_MAGIC);
+    writeWhole(fd, INDEX_MAGIC);
     let piece: Array<[string, Location]> = [];
     const flush = () => {
       const bytes = serialize(piece);
       const length = Buffer.alloc(4);
       length.writeUInt32LE(bytes.byteLength);
-      whole(length);
-      whole(bytes);
+      writeWhole(fd, length);
+      writeWhole(fd, bytes);
       piece = [];
     };
     for (const entry of entries) {
@@ -179,9 +178,9 @@ export class PackStore {
   }
 
   /**
-   * Keeps `list` under `key`, encoded a buffer at a time (see encodeList) and written by this thread as it goes, so that
-   * a long list takes no more memory to keep than that buffer (see PageCache.setReads). The build has nothing else to
-   * do meanwhile.
+   * Keeps `list` under `key`, encoded a buffer at a time (see encodeList) and written by this thread as it goes, so
+   * that a long list takes no more memory to keep than that buffer (see PageCache.setReads). The build has nothing
+   * else to do meanwhile.
    */
   setList(key: string, list: readonly ListItem[]): void {
     if (this.#failed) return;

@@ -330,13 +330,14 @@ const BATCH = 32;
 
 /**
  * Writer threads, each making a batch's folders and files with synchronous calls, started once a build has asked for
- * more than WRITE_ALONE pages and a compression thread has found its writes slower than its compressing. Creating a file on the disks of these machines takes from a tenth of a millisecond to
- * a few milliseconds, depending on what else the disk does; the thread waits for the file system's journal, it does not
- * work. One compression thread writing 4,000 pages' 12,000 files after compressing them spent 9 s waiting in open and
- * mkdir on a slow day, three times its zlib time, the end of the build with the main thread idle; two threads waiting at
- * once made the same files in half the time or less. A compression thread hands its writes over only while they take
- * it longer than compressing (see WORKER's `average`). Both, with their shared buffers, add about 20 MB at the peak
- * (docs/architecture.md): on a fast disk they are never started.
+ * more than WRITE_ALONE pages and a compression thread has found its writes slower than its compressing. Creating a
+ * file on the disks of these machines takes from a tenth of a millisecond to a few milliseconds, depending on what else
+ * the disk does; the thread waits for the file system's journal, it does not work. One compression thread writing 4,000
+ * pages' 12,000 files after compressing them spent 9 s waiting in open and mkdir on a slow day, three times its zlib
+ * time, the end of the build with the main thread idle; two threads waiting at once made the same files in half the
+ * time or less. A compression thread hands its writes over only while they take it longer than compressing (see
+ * WORKER's `average`). Both, with their shared buffers, add about 20 MB at the peak (docs/architecture.md): on a fast
+ * disk they are never started.
  */
 const WRITERS = 2;
 

@@ -1,4 +1,4 @@
-// How a build keeps V8's heap close to its live data, so peak memory follows the pages: bounded growth, and one collection.
+// How a build keeps V8's heap close to its live data, so peak memory follows the pages: bounded growth, one collection.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 

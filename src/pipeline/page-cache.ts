@@ -198,8 +198,8 @@ export class PageCache implements CompressionStore {
   /**
    * Keeps `reads` for the next build, each list as one entry written as it is encoded (see PackStore.setList). At
    * 100,003 pages they are some 300,000 texts, groups and page records, kept as the last page has rendered, at the top
-   * of the build's memory: serialized at once they were 50 MB outside V8's heap, and in pieces of 50,000 items 40 MB, garbage
-   * until the next full collection.
+   * of the build's memory: serialized at once they were 50 MB outside V8's heap, and in pieces of 50,000 items 40 MB,
+   * garbage until the next full collection.
    */
   setReads(reads: StoredReads): void {
     if (this.#scratch) return;

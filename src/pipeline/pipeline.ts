@@ -513,8 +513,8 @@ export class Pipeline {
           return 'pages on request';
         }
         this.#rendered = await this.#renderAll();
-        // What the render held for itself (the pages' reads, stored by now) is garbage: collected before the steps after
-        // it allocate on top of it (see collectNow).
+        // What the render held for itself (the pages' reads, stored by now) is garbage: collected before the steps
+        // after it allocate on top of it (see collectNow).
         if (this.#rendered.length >= COLLECT_FROM_PAGES) collectNow();
         const islands = islandsKey(this.#rendered);
         if (islands !== this.#islands) this.#dirty.add('bundle');

@@ -196,9 +196,9 @@ export class ContentReads {
   }
 
   /**
-   * Lets go of the reads recorded, their texts, ids and groups (about 50 MB at 100,003 pages), once the build has stored
-   * them (see ReadRecords.stored): a build renders its pages once, and its memory is highest as it writes the last.
-   * Recording after it is a bug.
+   * Lets go of the reads recorded, their texts, ids and groups (about 50 MB at 100,003 pages), once the build has
+   * stored them (see ReadRecords.stored): a build renders its pages once, and its memory is highest as it writes the
+   * last. Recording after it is a bug.
    */
   done(): void {
     this.#done = true;

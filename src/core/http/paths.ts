@@ -9,8 +9,8 @@ export const INDEX_FILE = 'index.html';
 export const NOT_FOUND_FILE = '404.html';
 
 /**
- * The sitemap: the list of the site's indexed pages, or, past the sitemaps protocol's 50,000 URLs (or 50 MB) a file, the
- * index of its parts, `sitemap-1.xml` and on (see sitemapFiles in pipeline/assemble.ts). robots.txt names it.
+ * The sitemap: the list of the site's indexed pages, or, past the sitemaps protocol's 50,000 URLs (or 50 MB) a file,
+ * the index of its parts, `sitemap-1.xml` and on (see sitemapFiles in pipeline/assemble.ts). robots.txt names it.
  */
 export const SITEMAP_FILE = 'sitemap.xml';
 
