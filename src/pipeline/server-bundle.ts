@@ -6,7 +6,7 @@ import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { toolRoot } from '../core/paths.ts';
 import type { EsbuildCache } from './esbuild-cache.ts';
-import { publicEntryForNode } from './public-entry.ts';
+import { linkPackages, PackagesUnresolved, publicEntryForNode, publicEntryForNodeOneByOne } from './public-entry.ts';
 
 export interface ServerModule<T> {
   exports: T;
@@ -60,7 +60,7 @@ export function nodeBundleOptions(
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    // Packages stay imports (publicEntryForNode resolves each to its file); only 'module' is dropped from esbuild's
+    // Packages stay imports (publicEntryForNode names each by its file); only 'module' is dropped from esbuild's
     // conditions, so a package resolves to the file Node itself would load (one instance, shared with the tool).
     conditions: [],
     jsx: 'automatic',
@@ -78,14 +78,27 @@ export function nodeBundleOptions(
   } satisfies BuildOptions;
 }
 
-/** Bundles `options` (with `cache`'s kept context when given); esbuild's errors are thrown as a ServerBundleFailure. */
+/**
+ * Bundles `options` (with `cache`'s kept context when given), each package imported as the file it resolves to (see
+ * publicEntryForNode); esbuild's errors are thrown as a ServerBundleFailure.
+ */
 export async function bundleForNode(
   options: ReturnType<typeof nodeBundleOptions>,
   cache?: EsbuildCache,
 ): Promise<{ code: string; metafile: Metafile }> {
   try {
     const result = cache ? await cache.build(options, null) : await build(options);
-    return { code: result.outputFiles[0]!.text, metafile: result.metafile };
+    try {
+      return { code: await linkPackages(result.outputFiles[0]!.text), metafile: result.metafile };
+    } catch (error) {
+      if (!(error instanceof PackagesUnresolved)) throw error;
+      // A package did not resolve: bundled again resolving each as it is found, for esbuild to say where it is imported.
+      const plugins = options.plugins.map((plugin) =>
+        plugin === publicEntryForNode ? publicEntryForNodeOneByOne : plugin,
+      );
+      const again = await build({ ...options, plugins });
+      return { code: again.outputFiles[0]!.text, metafile: again.metafile };
+    }
   } catch (error) {
     const messages = (error as { errors?: Message[] }).errors;
     if (messages?.length) throw new ServerBundleFailure(messages);
