@@ -1,6 +1,6 @@
 // Does the hand-written selector matching in src/pipeline/critical/match.ts pay? Times, per page, the three ways to
 // answer "which of the stylesheet's selectors match this page" on the real site's pages and stylesheet:
-//   hand-written: PageMatcher (linkedom document, right-to-left matching of plain selectors, linkedom for the rest);
+//   hand-written: PageMatcher (htmlparser2 document, right-to-left matching of plain selectors, css-select for the rest);
 //   linkedom only: document.querySelector() for every selector (css-select compiles each one on every call);
 //   css-select compiled: each selector compiled once per stylesheet, run on htmlparser2's DOM of each page.
 // Writes its section of bench/RESULTS.md. Run: npm run bench:critical [-- rounds]

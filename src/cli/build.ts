@@ -42,7 +42,7 @@ export function addBuildCommand(program: Command): void {
     .action(async (flags: BuildFlags) => {
       // Before the site's code loads: from then on the heap holds the site, then the pages' records.
       boundHeapGrowth();
-      // Loaded when the command runs: the build's packages (esbuild, lightningcss, linkedom, React's renderer) are most
+      // Loaded when the command runs: the build's packages (esbuild, lightningcss, css-select, React's renderer) are most
       // of the start-up time, which --help and the other commands do not need to pay.
       const { buildSite } = await import('../pipeline/build.ts');
       const stream = process.stderr;

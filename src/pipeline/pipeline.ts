@@ -236,7 +236,7 @@ interface SiteState {
 }
 
 /**
- * Critical CSS's code and packages (linkedom, postcss): loaded while esbuild bundles the scripts, not at start-up. (A
+ * Critical CSS's code and packages (css-select, postcss): loaded while esbuild bundles the scripts, not at start-up. (A
  * page's shape is read with its links, as it renders: critical/shape.ts is loaded with this module.)
  */
 type CriticalCode = typeof import('./critical.ts');

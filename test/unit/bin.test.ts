@@ -38,7 +38,7 @@ async function packagesLoaded(args: string[], until?: RegExp): Promise<Set<strin
 
 const HEAVY = [
   'esbuild',
-  'linkedom',
+  'css-select',
   'zod',
   'react',
   'react-dom/server',

@@ -1,6 +1,6 @@
 // Which subtrees the browser skips at first paint: the contents of elements the stylesheet gives `content-visibility: auto`.
 import type { AtRule, Declaration, Rule } from 'postcss';
-import type { PageMatcher } from './match.ts';
+import type { Element, PageMatcher } from './match.ts';
 import { isPrintOnly, unprefixed, type PreparedSheet } from './select.ts';
 
 /** At-rules whose children apply whatever the viewport: a `content-visibility: auto` inside them always holds. */
@@ -39,7 +39,7 @@ export function deferredRoots(sheet: PreparedSheet, matcher: PageMatcher): Eleme
     }
   }
   return [...auto].filter(
-    (element) => !overridden.has(element) && !/content-visibility/i.test(element.getAttribute('style') ?? ''),
+    (element) => !overridden.has(element) && !/content-visibility/i.test(element.attribs.style ?? ''),
   );
 }
 

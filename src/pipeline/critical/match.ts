@@ -1,6 +1,53 @@
-// Answers "does this selector match an element of the page?" on the page parsed with linkedom, in each theme's root classes.
-import { parseHTML } from 'linkedom';
+// Answers "does this selector match an element of the page?" on the page parsed with htmlparser2, in each theme's root
+// classes, with css-select's queries: what linkedom's querySelectorAll() did (one package of 123 modules, loaded before
+// the dev server's first page and read with DOM methods that call these two), without linkedom.
+import { compile, is } from 'css-select';
+import { type Document, DomHandler, type Element, isTag, type ParentNode } from 'domhandler';
+import { Parser } from 'htmlparser2';
 import { compoundsOf, type Compound } from './selectors.ts';
+
+export type { Element } from 'domhandler';
+
+/** The elements inside `root` in document order, not `root` itself, nor the contents of a <template> (inert HTML). */
+function elementsIn(root: ParentNode): Element[] {
+  const found: Element[] = [];
+  const walk = (parent: ParentNode) => {
+    for (const child of parent.children) {
+      if (!isTag(child)) continue;
+      found.push(child);
+      if (child.name !== 'template') walk(child);
+    }
+  };
+  walk(root);
+  return found;
+}
+
+/** The elements inside `root` that `query` matches, in document order (a selector css-select cannot read throws). */
+function queryAll(root: ParentNode, query: string): Element[] {
+  const test = compile(query, { context: query.includes(':scope') ? root : undefined });
+  return elementsIn(root).filter((element) => test(element));
+}
+
+/** The first element inside `root` that `query` matches. */
+function queryOne(root: ParentNode, query: string): Element | undefined {
+  const test = compile(query, { context: query.includes(':scope') ? root : undefined });
+  return elementsIn(root).find((element) => test(element));
+}
+
+const parentElement = (element: Element): Element | null =>
+  element.parent && isTag(element.parent) ? element.parent : null;
+
+function previousElementSibling(element: Element): Element | null {
+  for (let sibling = element.prev; sibling; sibling = sibling.prev) if (isTag(sibling)) return sibling;
+  return null;
+}
+
+/** `html` parsed as a browser reads a page: tag and attribute names in lower case, entities decoded. */
+function parsePage(html: string): Document {
+  const handler = new DomHandler();
+  new Parser(handler).end(html);
+  return handler.root;
+}
 
 /** Answers "does this selector match an element of the page?" for the page's HTML in each root-class state. */
 export class PageMatcher {
@@ -20,18 +67,17 @@ export class PageMatcher {
 
   constructor(html: string, variants: string[][]) {
     const whole = /^\s*(?:<!--[\s\S]*?-->\s*)*(?:<!doctype[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*<html[\s>]/i.test(html);
-    this.document = parseHTML(whole ? html : `<!doctype html><html><head></head><body>${html}</body></html>`)
-      .document as unknown as Document;
-    const element = this.document.documentElement;
-    this.html = element && element.localName === 'html' ? element : null;
+    this.document = parsePage(whole ? html : `<!doctype html><html><head></head><body>${html}</body></html>`);
+    const element = this.document.children.find(isTag);
+    this.html = element && element.name === 'html' ? element : null;
     this.variants = this.html ? variants : [];
     this.variantClasses = [...new Set(this.variants.flat())];
-    for (const element of this.document.querySelectorAll('*')) {
+    for (const element of elementsIn(this.document)) {
       this.all.push(element);
-      add(this.byTag, element.localName.toLowerCase(), element);
-      const id = element.getAttribute('id');
+      add(this.byTag, element.name, element);
+      const id = element.attribs.id;
       if (id) add(this.byId, id, element);
-      const classes = new Set((element.getAttribute('class') ?? '').split(/\s+/).filter(Boolean));
+      const classes = new Set((element.attribs.class ?? '').split(/\s+/).filter(Boolean));
       this.classesOf.set(element, classes);
       for (const name of classes) add(this.byClass, name, element);
     }
@@ -71,29 +117,30 @@ export class PageMatcher {
   /** <html>'s class as written, then with each variant's classes in place of the variant classes it has. */
   private rootClassStates(): string[] {
     if (!this.html) return [];
-    const original = this.html.getAttribute('class') ?? '';
+    const original = this.html.attribs.class ?? '';
     const others = original.split(/\s+/).filter((name) => name && !this.variantClasses.includes(name));
     return [...new Set([original, ...this.variants.map((set) => [...others, ...set].join(' '))])];
   }
 
   private withRootClass(state: string | undefined, run: () => void): void {
     if (state === undefined || !this.html) return run();
-    const original = this.html.getAttribute('class');
+    const { attribs } = this.html;
+    const original = attribs.class;
     try {
-      this.html.setAttribute('class', state);
+      attribs.class = state;
       run();
     } finally {
-      if (original === null) this.html.removeAttribute('class');
-      else this.html.setAttribute('class', original);
+      if (original === undefined) delete attribs.class;
+      else attribs.class = original;
     }
   }
 
-  /** The elements `query` matches in each state; throws if linkedom cannot read it. */
+  /** The elements `query` matches in each state; throws if css-select cannot read it. */
   private *inStates(query: string, states: (string | undefined)[]): Generator<Set<Element>> {
     for (const state of states) {
       let elements = new Set<Element>();
       this.withRootClass(state, () => {
-        elements = new Set(this.document.querySelectorAll(query));
+        elements = new Set(queryAll(this.document, query));
       });
       yield elements;
     }
@@ -104,7 +151,7 @@ export class PageMatcher {
    * themselves count): what the browser skips at first paint needs no critical CSS. Answers given so far are dropped.
    */
   skipInside(roots: Iterable<Element>): void {
-    for (const root of roots) for (const element of root.querySelectorAll('*')) this.skipped.add(element);
+    for (const root of roots) for (const element of elementsIn(root)) this.skipped.add(element);
     this.results.clear();
   }
 
@@ -143,7 +190,7 @@ export class PageMatcher {
     return this.results.get(query)!;
   }
 
-  /** linkedom cannot evaluate every selector; one it cannot is kept, since it might match. */
+  /** css-select cannot evaluate every selector; one it cannot is kept, since it might match. */
   private query(query: string): boolean {
     try {
       const compounds = compoundsOf(query);
@@ -153,10 +200,10 @@ export class PageMatcher {
           (element) => !this.skipped.has(element) && this.matchesFrom(element, compounds, compounds.length - 1),
         );
       }
-      // element.matches() compiles the selector on each call: worth it for a few candidates, not for many.
+      // is() compiles the selector on each call: worth it for a few candidates, not for many.
       const candidates = last && this.elementsWith(last);
       if (candidates && candidates.length <= MAX_CANDIDATES) {
-        return candidates.some((element) => !this.skipped.has(element) && element.matches(query));
+        return candidates.some((element) => !this.skipped.has(element) && is(element, query));
       }
       // Otherwise search only inside the elements an earlier compound requires: `.faq__item p` within each .faq__item.
       const scopes = compounds && this.scopes(compounds);
@@ -168,10 +215,9 @@ export class PageMatcher {
   }
 
   /** Whether `query` matches an element of `scope` outside the skipped subtrees. */
-  private anyShownIn(scope: Document | Element, query: string): boolean {
-    if (this.skipped.size === 0) return scope.querySelector(query) !== null;
-    for (const element of scope.querySelectorAll(query)) if (!this.skipped.has(element)) return true;
-    return false;
+  private anyShownIn(scope: ParentNode, query: string): boolean {
+    if (this.skipped.size === 0) return queryOne(scope, query) !== undefined;
+    return queryAll(scope, query).some((element) => !this.skipped.has(element));
   }
 
   /**
@@ -183,20 +229,20 @@ export class PageMatcher {
     if (index === 0) return true;
     switch (compounds[index - 1]!.next) {
       case '>': {
-        const parent = element.parentElement;
+        const parent = parentElement(element);
         return parent !== null && this.matchesFrom(parent, compounds, index - 1);
       }
       case '+': {
-        const sibling = element.previousElementSibling;
+        const sibling = previousElementSibling(element);
         return sibling !== null && this.matchesFrom(sibling, compounds, index - 1);
       }
       case '~':
-        for (let sibling = element.previousElementSibling; sibling; sibling = sibling.previousElementSibling) {
+        for (let sibling = previousElementSibling(element); sibling; sibling = previousElementSibling(sibling)) {
           if (this.matchesFrom(sibling, compounds, index - 1)) return true;
         }
         return false;
       default:
-        for (let ancestor = element.parentElement; ancestor; ancestor = ancestor.parentElement) {
+        for (let ancestor = parentElement(element); ancestor; ancestor = parentElement(ancestor)) {
           if (this.matchesFrom(ancestor, compounds, index - 1)) return true;
         }
         return false;
@@ -204,12 +250,12 @@ export class PageMatcher {
   }
 
   private matchesCompound(element: Element, compound: Compound): boolean {
-    if (compound.tags.length > 0 && compound.tags.some((tag) => tag !== element.localName.toLowerCase())) return false;
-    if (compound.ids.length > 0 && compound.ids.some((id) => id !== element.getAttribute('id'))) return false;
+    if (compound.tags.length > 0 && compound.tags.some((tag) => tag !== element.name)) return false;
+    if (compound.ids.length > 0 && compound.ids.some((id) => id !== element.attribs.id)) return false;
     if (compound.classes.length === 0) return true;
     // <html>'s classes change with each variant state, so they are read as they are now.
     const classes =
-      element === this.html ? new Set((element.getAttribute('class') ?? '').split(/\s+/)) : this.classesOf.get(element);
+      element === this.html ? new Set((element.attribs.class ?? '').split(/\s+/)) : this.classesOf.get(element);
     return compound.classes.every((name) => classes?.has(name) ?? false);
   }
 
@@ -238,7 +284,7 @@ export class PageMatcher {
       if (compound.next === '+' || compound.next === '~') siblingAfter = true;
       const elements = this.elementsWith(compound);
       if (!elements || (best && best.length <= elements.length)) continue;
-      best = siblingAfter ? [...new Set(elements.map((element) => element.parentElement ?? element))] : elements;
+      best = siblingAfter ? [...new Set(elements.map((element) => parentElement(element) ?? element))] : elements;
     }
     return best;
   }
@@ -262,7 +308,7 @@ export class PageMatcher {
   }
 }
 
-/** Above this many candidate elements, one querySelector() is cheaper than matches() on each. */
+/** Above this many candidate elements, one query of the page is cheaper than is() on each. */
 const MAX_CANDIDATES = 12;
 
 function add(index: Map<string, Element[]>, key: string, element: Element): void {
