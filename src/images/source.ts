@@ -1,7 +1,7 @@
 // Reads what a render needs to know of an image file, synchronously: its content hash, format and displayed size.
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { imageSize } from 'image-size';
+import { createRequire } from 'node:module';
 import { ContentError } from '../core/errors.ts';
 import type { ImageSource, SourceFormat } from './plan.ts';
 
@@ -38,10 +38,22 @@ export class ImageSources {
   }
 }
 
+type ImageSize = typeof import('image-size').imageSize;
+let imageSizeCode: ImageSize | undefined;
+
+/**
+ * image-size, loaded when the first image is read (a site that shows none never loads it), by `require` since a
+ * render reads its images synchronously.
+ */
+function imageSize(bytes: Uint8Array): ReturnType<ImageSize> {
+  imageSizeCode ??= (createRequire(import.meta.url)('image-size') as typeof import('image-size')).imageSize;
+  return imageSizeCode(bytes);
+}
+
 /** Reads one image file: throws a ContentError naming `shown` when it is not a JPEG, PNG, WebP or AVIF file. */
 export function readSource(file: string, shown: string): ImageSource {
   const bytes = readFileSync(file);
-  let size: ReturnType<typeof imageSize>;
+  let size: ReturnType<ImageSize>;
   try {
     size = imageSize(bytes);
   } catch (error) {
