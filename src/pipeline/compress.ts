@@ -554,7 +554,7 @@ const WRITER_YOUNG_MB = 2;
  * One thread per core but the main thread's: it renders and assembles on a core of its own. A thread more (one per
  * core) is three threads on two cores: whenever both threads have pages, the scheduler takes a third of the main
  * thread's time, and the main thread is the build's critical path. On 2 cores, one thread built 10,003 pages in 0.90x
- * the time of two (farm-bench, 3 pairs, 2026-11-27) and 1,003 pages in 0.94x; this 3-page site took the same time, and
+ * the time of two (whole processes paired in turn, 3 pairs, 2026-11-27) and 1,003 pages in 0.94x; this 3-page site took the same time, and
  * 4,000 Markdown entries, whose pages are cheap to render so that compression weighs more, 1.01x and 1.07x (two sets of
  * pairs): docs/architecture.md.
  */
