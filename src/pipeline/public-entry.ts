@@ -118,38 +118,29 @@ function packageToken(build: PluginBuild, args: OnResolveArgs): string {
  * import of the file it resolves to, from the importing file's folder (a site's own packages) or the tool's folder
  * (React, and packages only the tool has installed): from the cache folder Node alone would find neither.
  *
- * The bundle first names each package by a token, and linkPackages resolves the tokens together after it (see
- * resolveTogether): one resolve at a time from this plugin was a round trip to esbuild each, whose resolver reads a
+ * `together`: the bundle names each package by a token, and linkPackages resolves the tokens together after it (see
+ * resolveTogether). One resolve at a time from this plugin was a round trip to esbuild each, whose resolver reads a
  * package's folder anew at each call (an icon of lucide-react, from a folder of 3,000 files: 12-19 ms), and esbuild
  * finds the next imports only as it parses what the last resolved: the dev server's first page waited 0.5-0.8 s for
- * the site's code, against 0.08 s for the same bundle with no package resolved.
+ * the site's code, against 0.08 s for the same bundle with no package resolved. One at a time is for a bundle whose
+ * packages did not all resolve together, so that esbuild reports the one that does not where it is imported.
  */
-export const publicEntryForNode: Plugin = {
-  name: 'site-gen-public-entry',
-  setup(build) {
-    build.onResolve({ filter: SPECIFIER }, () => ({ path: pathToFileURL(publicEntry).href, external: true }));
-    build.onResolve({ filter: PACKAGE }, (args) => {
-      if (args.pluginData === NESTED || isBuiltin(args.path)) return undefined;
-      if (!BATCHED.has(args.kind)) return resolveForNode(build, args);
-      return { path: packageToken(build, args), external: true };
-    });
-  },
-};
+function nodePackages(together: boolean): Plugin {
+  return {
+    name: 'site-gen-public-entry',
+    setup(build) {
+      build.onResolve({ filter: SPECIFIER }, () => ({ path: pathToFileURL(publicEntry).href, external: true }));
+      build.onResolve({ filter: PACKAGE }, (args) => {
+        if (args.pluginData === NESTED || isBuiltin(args.path)) return undefined;
+        if (!together || !BATCHED.has(args.kind)) return resolveForNode(build, args);
+        return { path: packageToken(build, args), external: true };
+      });
+    },
+  };
+}
 
-/**
- * The same as publicEntryForNode, each package resolved as its import is found: for a bundle whose packages did not
- * all resolve together, so that esbuild reports the one that does not resolve where it is imported.
- */
-export const publicEntryForNodeOneByOne: Plugin = {
-  name: 'site-gen-public-entry',
-  setup(build) {
-    build.onResolve({ filter: SPECIFIER }, () => ({ path: pathToFileURL(publicEntry).href, external: true }));
-    build.onResolve({ filter: PACKAGE }, (args) => {
-      if (args.pluginData === NESTED || isBuiltin(args.path)) return undefined;
-      return resolveForNode(build, args);
-    });
-  },
-};
+export const publicEntryForNode = nodePackages(true);
+export const publicEntryForNodeOneByOne = nodePackages(false);
 
 async function resolveForNode(build: PluginBuild, args: OnResolveArgs): Promise<OnResolveResult> {
   const found = await resolvePackage(build, args);
