@@ -22,16 +22,9 @@ function elementsIn(root: ParentNode): Element[] {
   return found;
 }
 
-/** The elements inside `root` that `query` matches, in document order (a selector css-select cannot read throws). */
-function queryAll(root: ParentNode, query: string): Element[] {
-  const test = compile(query, { context: query.includes(':scope') ? root : undefined });
-  return elementsIn(root).filter((element) => test(element));
-}
-
-/** The first element inside `root` that `query` matches. */
-function queryOne(root: ParentNode, query: string): Element | undefined {
-  const test = compile(query, { context: query.includes(':scope') ? root : undefined });
-  return elementsIn(root).find((element) => test(element));
+/** `query` compiled to test elements inside `root` (its `:scope`); a selector css-select cannot read throws. */
+function tester(query: string, root: ParentNode): (element: Element) => boolean {
+  return compile(query, { context: query.includes(':scope') ? root : undefined });
 }
 
 const parentElement = (element: Element): Element | null =>
@@ -140,7 +133,8 @@ export class PageMatcher {
     for (const state of states) {
       let elements = new Set<Element>();
       this.withRootClass(state, () => {
-        elements = new Set(queryAll(this.document, query));
+        const test = tester(query, this.document);
+        elements = new Set(this.all.filter((element) => test(element)));
       });
       yield elements;
     }
@@ -216,8 +210,10 @@ export class PageMatcher {
 
   /** Whether `query` matches an element of `scope` outside the skipped subtrees. */
   private anyShownIn(scope: ParentNode, query: string): boolean {
-    if (this.skipped.size === 0) return queryOne(scope, query) !== undefined;
-    return queryAll(scope, query).some((element) => !this.skipped.has(element));
+    const test = tester(query, scope);
+    // The page's elements are listed once, in document order (see elementsIn).
+    const elements = scope === this.document ? this.all : elementsIn(scope);
+    return elements.some((element) => !this.skipped.has(element) && test(element));
   }
 
   /**
