@@ -77,6 +77,19 @@ export interface PageReads {
 
 interface Recording extends PageReads {
   serial: number;
+  /**
+   * The `g` reads this render made of objects no other render has read yet (see Meta.readBy), by object and property:
+   * what a page reads again (an index sorting thousands of entries reads each one's date at every comparison) takes
+   * the quick way, as Meta.fast gives it for objects read by many pages. Let go with the recording.
+   */
+  again?: Map<Meta, Map<PropertyKey, Remembered>>;
+}
+
+/** A `g` read remembered: the value found, what the render was given for it (its Proxy, for an object), its id. */
+interface Remembered {
+  value: unknown;
+  wrapped: unknown;
+  id: number;
 }
 
 interface Meta {
@@ -102,11 +115,11 @@ interface Meta {
    * Proxies). One memo for `g` reads, not one here and one in `last`: at 100,000 entries read by the site as it loads
    * and by a page each, a second cost about 50 MB. Made once a second recording reads the object (see `readBy`).
    */
-  fast?: Map<PropertyKey, { value: unknown; wrapped: unknown; id: number }>;
+  fast?: Map<PropertyKey, Remembered>;
   /**
    * The recording that first made a `g` read of it, until `fast` is made: most objects (an entry of thousands) are read
    * by one page, which gains nothing from a memo of them (a Map and an entry per property: about 30 MB at 100,003
-   * pages). A read again by that page takes the longer way, through the read's text.
+   * pages). A read again by that page takes the recording's own memo (Recording.again).
    */
   readBy?: number;
 }
@@ -404,6 +417,7 @@ export class ContentReads {
     meta.last = undefined;
     meta.fast = undefined;
     meta.keys = undefined;
+    if (this.#recording) this.#recording.again = undefined;
   }
 
   /**
@@ -507,9 +521,11 @@ export class ContentReads {
     }
     const wrapped = this.#child(meta, part, value);
     if (kind === 'g') {
+      const made = this.#recording?.ids.length;
       const id = this.#propertyRead('g', meta, prop, value, (path) => describe(value, this.#labelOf(value), path));
       const frozen = wrapped !== value && !own.configurable && !own.writable;
-      if (id !== undefined && !frozen) this.#remember(meta, prop, value, wrapped, id);
+      if (id !== undefined && !frozen)
+        this.#remember(meta, prop, value, wrapped, id, this.#recording?.ids.length === made);
     } else if (this.#recording) {
       const attributes = flags(own);
       this.#propertyRead(
@@ -534,15 +550,23 @@ export class ContentReads {
 
   /**
    * Remembers the `g` read `id` of `prop` in `meta.fast` (see Meta.fast): from the second page that reads the object
-   * on (see Meta.readBy); none for the site's own reads as it loads, and at once for a memo made as it loads, whose
-   * reads (the site's) every page is then given as the site's one read.
+   * on (see Meta.readBy), and for the first in its recording alone (Recording.again) once it reads it `again`; none for
+   * the site's own reads as it loads, and at once for a memo made as it loads, whose reads (the site's) every page is
+   * then given as the site's one read.
    */
-  #remember(meta: Meta, prop: PropertyKey, value: unknown, wrapped: unknown, id: number): void {
+  #remember(meta: Meta, prop: PropertyKey, value: unknown, wrapped: unknown, id: number, again: boolean): void {
     const recording = this.#recording;
     if (!recording || recording === this.#loading) return;
     if (!meta.fast && !this.#loading) {
       meta.readBy ??= recording.serial;
-      if (meta.readBy === recording.serial) return;
+      if (meta.readBy === recording.serial) {
+        // Remembered once read again: most properties a page reads once (its own entry's fields).
+        if (!again) return;
+        let props = (recording.again ??= new Map()).get(meta);
+        if (!props) recording.again.set(meta, (props = new Map()));
+        props.set(prop, { value, wrapped, id });
+        return;
+      }
       meta.readBy = undefined;
     }
     (meta.fast ??= new Map()).set(prop, { value, wrapped, id });
@@ -557,7 +581,7 @@ export class ContentReads {
     get: (target, prop, receiver) => {
       const meta = this.#byTarget.get(target)!;
       const recording = this.#recording;
-      const fast = recording && meta.fast?.get(prop);
+      const fast = recording && (meta.fast?.get(prop) ?? recording.again?.get(meta)?.get(prop));
       if (fast) {
         // The read this render's layout made for the last page, most of the time: the same value, the same read.
         if (fast.value === ABSENT) {
@@ -572,8 +596,9 @@ export class ContentReads {
       }
       const own = Reflect.getOwnPropertyDescriptor(target, prop);
       if (!own) {
+        const made = recording?.ids.length;
         const id = this.#propertyRead('g', meta, prop, ABSENT, () => '-');
-        if (id !== undefined) this.#remember(meta, prop, ABSENT, undefined, id);
+        if (id !== undefined) this.#remember(meta, prop, ABSENT, undefined, id, recording?.ids.length === made);
         return Reflect.get(target, prop, receiver);
       }
       if (!('value' in own)) {

@@ -194,6 +194,38 @@ tracker('a page reading a field twice records one read; the next pages reading i
   reads.dispose();
 });
 
+tracker('a page reading entries again and again (a sort) records each read once, and reads what is there', () => {
+  const entries = Array.from({ length: 50 }, (_, i) => ({ title: `T${i}`, date: (i * 37) % 50 }));
+  const byDate = (a: { date: number }, b: { date: number }) => a.date - b.date;
+  const once = record({ entries }, (c) => c.entries.map((entry) => entry.date).join());
+  const sorted = record({ entries }, (c) =>
+    [...c.entries]
+      .sort(byDate)
+      .map((entry) => entry.title)
+      .join(),
+  );
+  assert.is(
+    sorted.value,
+    entries
+      .slice()
+      .sort(byDate)
+      .map((entry) => entry.title)
+      .join(),
+  );
+  const dates = once.reads.filter((read) => read.includes('"date"'));
+  assert.is(dates.length, entries.length);
+  for (const read of dates) assert.ok(sorted.reads.includes(read), `the sort made the read ${read}`);
+  assert.is(new Set(sorted.page.ids).size, sorted.page.ids.length, 'each read once in the page');
+  // Written by the render itself: the next read finds the new value, not the one the page read before.
+  const written = record({ entry: { title: 'A' } }, (c) => {
+    const first = c.entry.title;
+    (c.entry as { title: string }).title = 'B';
+    return first + c.entry.title;
+  });
+  assert.is(written.value, 'AB');
+  assert.ok(written.page.opaque, 'a render that writes is not recorded');
+});
+
 tracker('a build done with its reads lets them go; recording after that is a bug, said so', async () => {
   const reads = new ContentReads();
   const content = reads.track('c', { title: 'Stay' });
