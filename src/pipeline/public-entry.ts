@@ -95,13 +95,13 @@ const packageImports: PackageImport[] = [];
  */
 const packageTargets = new Map<number, Promise<string>>();
 
-function packageToken(build: PluginBuild, args: OnResolveArgs): string {
-  const options = build.initialOptions;
+/** The token of a package import, in a build whose RESOLUTION_OPTIONS are `resolution`. */
+function packageToken(args: OnResolveArgs, resolution: string): string {
   const imported: PackageImport = {
     kind: args.kind,
     specifier: args.path,
     scope: SHARED.test(args.path) ? dirname(publicEntry) : packageScope(args.resolveDir),
-    resolution: JSON.stringify(RESOLUTION_OPTIONS.map((name) => options[name] ?? null)),
+    resolution,
   };
   const key = JSON.stringify([imported.kind, imported.scope, imported.resolution, imported.specifier]);
   let id = packageIds.get(key);
@@ -129,11 +129,12 @@ function nodePackages(together: boolean): Plugin {
   return {
     name: 'site-gen-public-entry',
     setup(build) {
+      const resolution = JSON.stringify(RESOLUTION_OPTIONS.map((name) => build.initialOptions[name] ?? null));
       build.onResolve({ filter: SPECIFIER }, () => ({ path: pathToFileURL(publicEntry).href, external: true }));
       build.onResolve({ filter: PACKAGE }, (args) => {
         if (args.pluginData === NESTED || isBuiltin(args.path)) return undefined;
         if (!together || !BATCHED.has(args.kind)) return resolveForNode(build, args);
-        return { path: packageToken(build, args), external: true };
+        return { path: packageToken(args, resolution), external: true };
       });
     },
   };
