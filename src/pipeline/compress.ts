@@ -5,6 +5,7 @@ import { MessageChannel, Worker } from 'node:worker_threads';
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants, gzip as gzipAsync, gzipSync } from 'node:zlib';
 import { isCompressible } from '../core/http/compressible.ts';
+import { isSitemapFile } from '../core/http/paths.ts';
 
 /** How a file is compressed. Part of every cache key, so a change of settings never serves an old result. */
 export interface CompressionSettings {
@@ -29,23 +30,25 @@ const FIRST_FLIGHT = { above: 12_000, upTo: 16_500, quality: 11 };
 
 /**
  * Above this size a file that is not a page is compressed at brotli 5, not 11. Quality 11 costs about 2 microseconds a
- * byte: the sitemap of 100,003 pages (6.7 MB) took 15.2 s at 11, and 30,003 pages' (2 MB) 4 s. The sitemap is made
- * again whenever a page is added, and it is compressed last, as the build's memory is highest: quality 9 (0.17 s, 79
- * KB) took its encoder 33 MB whatever the file's size, which made the top of a 100,003-page build's memory; quality
- * 5 takes 3 to 5 MB, 0.09 s, for 89 KB (React's server renderer, 459 KB: 74.6 KB against 70.6 KB at 9). The site's
- * scripts (React's chunk: 214 KB) stay under it.
+ * byte, and its encoder's memory grows with the file: quality 9 took 33 MB whatever the file's size, 5 takes 3 to 5 MB
+ * (React's server renderer, 459 KB: 74.6 KB at 5 against 70.6 KB at 9). The site's scripts (React's chunk: 214 KB)
+ * stay under it.
  */
 const LARGE_FILE = 256 * 1024;
 
 /**
  * Pages are compressed at brotli 6: they are unique per page and made again by every content change, so their cost
- * grows with the site (quality 11 takes ~35 ms for a 33 KB page, quality 6 under 1 ms, for 9% more bytes). Everything
- * else (scripts, stylesheets, SVG, the sitemap) is compressed at 11: named by content, shared by every page, compressed
- * once and then kept in the disk cache, so the best ratio costs nothing after the first build; but at 5 when larger
- * than LARGE_FILE (`size`, in bytes).
+ * grows with the site (quality 11 takes ~35 ms for a 33 KB page, quality 6 under 1 ms, for 9% more bytes). So is the
+ * sitemap (and its parts), made again whenever a page is added, and read by crawlers rather than visitors; on its
+ * long runs of like lines quality 11 does worse besides: 4,003 pages' (244 KB) took 0.4 s at 11 for 4,589 bytes, 3 ms at
+ * 6 for 3,647; 50,000 URLs (3.4 MB) 6.5 s for 55.7 KB, 50 ms for 47.3 KB (the same bytes as quality 5, and 2 MB more of
+ * the encoder's memory). Everything else (scripts, stylesheets, SVG) is compressed at 11: named by content, shared by
+ * every page, compressed once and then kept in the disk cache, so the best ratio costs nothing after the first build;
+ * but at 5 when larger than LARGE_FILE (`size`, in bytes).
  */
 export function compressionSettings(path: string, size: number): CompressionSettings {
   if (/\.html$/.test(path)) return { brotliQuality: 6, gzipLevel: 9, retry: FIRST_FLIGHT };
+  if (isSitemapFile(path)) return { brotliQuality: 6, gzipLevel: 9 };
   return { brotliQuality: size > LARGE_FILE ? 5 : 11, gzipLevel: 9 };
 }
 
@@ -345,10 +348,10 @@ const WRITERS = 2;
 const WRITE_ALONE = 2 * BATCH;
 
 /**
- * A job that would hold a compression thread longer than about this (see jobCost: a script or sitemap over ~33 KB at
- * brotli 11) runs on libuv's threads instead (see compressAside). Pages come to the compression thread 32 at a time, a
- * millisecond each; React's 214 KB chunk at quality 11 took it 0.45 s, and the pages behind it waited, and the render
- * behind them (4,000 Markdown entries: the main thread idle 0.8 s early in the build, and again for the sitemap at the end).
+ * A job that would hold a compression thread longer than about this (see jobCost: a script over ~33 KB at brotli 11)
+ * runs on libuv's threads instead (see compressAside). Pages come to the compression thread 32 at a time, a millisecond
+ * each; React's 214 KB chunk at quality 11 took it 0.45 s, and the pages behind it waited, and the render behind them
+ * (4,000 Markdown entries: the main thread idle 0.8 s early in the build).
  */
 const ASIDE = 1_000_000;
 

@@ -15,15 +15,18 @@ const script = `export const x = ${JSON.stringify('a'.repeat(3000))};`;
 
 const compress = suite('Compressor');
 
-compress('pages at brotli 6, everything else at 11 (5 above 256 KB), gzip 9 for all', () => {
+compress('pages and the sitemap at brotli 6, everything else at 11 (5 above 256 KB), gzip 9 for all', () => {
   assert.equal(compressionSettings('contact/index.html', 40_000), {
     brotliQuality: 6,
     gzipLevel: 9,
     retry: { above: 12_000, upTo: 16_500, quality: 11 },
   });
   assert.equal(compressionSettings('assets/chunks/chunk-A1.js', 214_000), { brotliQuality: 11, gzipLevel: 9 });
-  assert.equal(compressionSettings('sitemap.xml', 2_000), { brotliQuality: 11, gzipLevel: 9 });
-  assert.equal(compressionSettings('sitemap.xml', 262_145), { brotliQuality: 5, gzipLevel: 9 });
+  assert.equal(compressionSettings('feed.xml', 2_000), { brotliQuality: 11, gzipLevel: 9 });
+  assert.equal(compressionSettings('assets/data.json', 262_145), { brotliQuality: 5, gzipLevel: 9 });
+  assert.equal(compressionSettings('sitemap.xml', 2_000), { brotliQuality: 6, gzipLevel: 9 });
+  assert.equal(compressionSettings('sitemap.xml', 262_145), { brotliQuality: 6, gzipLevel: 9 });
+  assert.equal(compressionSettings('sitemap-2.xml', 3_400_000), { brotliQuality: 6, gzipLevel: 9 });
   assert.equal(
     compressionSettings('big/index.html', 2_000_000).brotliQuality,
     6,
