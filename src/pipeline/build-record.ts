@@ -297,9 +297,15 @@ export class BuildRecord {
     await rm(this.#file, { force: true });
   }
 
-  /** Records a build that just wrote the output folder, made from the inputs as `check` read them and `build.inputs`. */
-  async save(build: RecordedBuild, keys?: MadeKeys): Promise<void> {
-    const output = outputFiles(resolve(this.#flags.out));
+  /**
+   * Records a build that just wrote the output folder, made from the inputs as `check` read them and `build.inputs`.
+   * `files`: every file of the new output, in path order (the build knows them: see MadeKeys.files), each identified
+   * as it is now; without it, the output folder is walked for them. Walking a cold 4,003-page build's folder (4,000
+   * folders, 12,000 files) took its main thread 0.3 s at the build's end, with nothing else left to do.
+   */
+  async save(build: RecordedBuild, keys?: MadeKeys, files?: readonly string[]): Promise<void> {
+    const out = resolve(this.#flags.out);
+    const output = files ? identified(out, files) : outputFiles(out);
     if (!output) return;
     // The maps as they are: jsonPieces writes them as the arrays of entries a RecordFile holds.
     const record = {
@@ -310,9 +316,18 @@ export class BuildRecord {
       made: keys?.made(),
       renders: keys?.renders(),
     } satisfies Record<keyof RecordFile, unknown>;
-    // On a read-only or full disk, the next build builds.
+    // On a read-only or full disk, the next build builds; and when a file named is not there, it builds again.
     await writeCacheFile(this.#file, () => jsonPieces(record, 3));
   }
+}
+
+/** Each of `files` (paths under `dir`) with its identity, read as it is asked for. */
+function identified(dir: string, files: readonly string[]): Iterable<[string, string]> {
+  return {
+    *[Symbol.iterator]() {
+      for (const path of files) yield [path, identity(join(dir, path))];
+    },
+  };
 }
 
 /** Array elements stringified together, per piece of jsonPieces. */

@@ -102,6 +102,43 @@ pieces('the record lists every output file in path order, read a folder at a tim
   }
 });
 
+pieces(
+  'a record given the files the build wrote lists them as the walk of the folder would, without walking it',
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'site-gen-record-named-'));
+    try {
+      const out = join(dir, 'dist');
+      const files = ['a-c', 'a.b', 'a/x', 'a/b-c', 'a/b/y', 'a/b/y.br', 'ab', 'b/index.html', 'index.html', 'Z'];
+      for (const file of files) {
+        mkdirSync(join(out, file, '..'), { recursive: true });
+        writeFileSync(join(out, file), file);
+      }
+      const paths = { ...projectPaths(join(dir, 'site.config.ts')), cache: join(dir, 'cache') };
+      const build = { config: {} as never, pages: [], inputs: [] };
+      const walked = new BuildRecord(paths, { base: '/', out });
+      await walked.save(build);
+      const byWalk = readFileSync(walked.file, 'utf8');
+      await new BuildRecord(paths, { base: '/', out }).save(build, undefined, [...files].sort());
+      assert.is(readFileSync(walked.file, 'utf8'), byWalk, 'the same record, identities and order');
+      assert.ok(new BuildRecord(paths, { base: '/', out }).check(), 'the next build finds the folder as recorded');
+
+      // A file the folder does not have: no record of that build is saved (this one's stands, and no longer matches).
+      writeFileSync(join(out, 'Z'), 'changed');
+      await new BuildRecord(paths, { base: '/', out }).save(build, undefined, [...files, 'zz-missing'].sort());
+      assert.is(readFileSync(walked.file, 'utf8'), byWalk, 'the record is not replaced');
+      assert.not.ok(new BuildRecord(paths, { base: '/', out }).check(), 'and the next build builds');
+
+      // A file in the folder that the build did not name (put there by something else): the next build builds.
+      await new BuildRecord(paths, { base: '/', out }).save(build, undefined, [...files].sort());
+      assert.ok(new BuildRecord(paths, { base: '/', out }).check());
+      writeFileSync(join(out, 'stray.txt'), 'not the build');
+      assert.not.ok(new BuildRecord(paths, { base: '/', out }).check(), 'a file no build wrote: build again');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);
+
 pieces("what a build's files are made from: a page's .br and .gz with its key, then the other files", () => {
   const keys = new MadeKeys();
   // Out of order, as batches finish: index 1 (a small page, no siblings) before index 0; index 2 never set.
