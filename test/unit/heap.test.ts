@@ -4,6 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runInNewContext } from 'node:vm';
 import { boundHeapGrowth, collectNow, HEAP_GROWING_PERCENT } from '../../src/pipeline/heap.ts';
+import { collectLinks } from '../../src/pipeline/render.tsx';
 
 const heap = suite('heap growth');
 
@@ -73,6 +74,26 @@ heap('collectNow frees what nothing holds, at once, and leaves no gc() behind fo
     assert.is(typeof (globalThis as { gc?: unknown }).gc, 'undefined', 'no gc() on this context');
     assert.is(runInNewContext('typeof gc'), 'undefined', 'nor on a context made after');
   }
+});
+
+heap("a page's links and ids, kept to the build's end, do not keep the page's HTML with them", () => {
+  const pages = 40;
+  const size = 1024 * 1024;
+  collectNow();
+  const before = process.memoryUsage().heapUsed;
+  const kept: Array<{ links: string[]; ids: string[] }> = [];
+  for (let i = 0; i < pages; i += 1) {
+    const number = String(i).padStart(5, '0');
+    const html = `<main><h2 id="a-heading-of-page-${number}">A heading</h2><p>${'x'.repeat(size)}</p><a href="/posts/post-${number}">Next</a></main>`;
+    kept.push(collectLinks(html));
+  }
+  collectNow();
+  const grown = process.memoryUsage().heapUsed - before;
+  assert.equal(kept[3], { links: ['/posts/post-00003'], ids: ['a-heading-of-page-00003'] });
+  assert.ok(
+    grown < (pages * size) / 4,
+    `${pages} pages of 1 MB, each link and id kept: the heap grew by ${(grown / 1048576).toFixed(1)} MB`,
+  );
 });
 
 heap.run();
