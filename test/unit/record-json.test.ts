@@ -74,17 +74,23 @@ pieces('writeCacheFile writes the pieces into one file that reads back whole', a
   }
 });
 
+// "-" and "." sort before "/": a file "a-c" comes before the folder a's files, as whole paths sort.
+const FILES = ['a-c', 'a.b', 'a/x', 'a/b-c', 'a/b/y', 'a/b/y.br', 'ab', 'b/index.html', 'index.html', 'Z'];
+
+/** An output folder of FILES (each holding its own name) in a new folder `dir`, and a project's paths beside it. */
+function outputOfFiles(prefix: string) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const out = join(dir, 'dist');
+  for (const file of FILES) {
+    mkdirSync(join(out, file, '..'), { recursive: true });
+    writeFileSync(join(out, file), file);
+  }
+  return { dir, out, files: FILES, paths: { ...projectPaths(join(dir, 'site.config.ts')), cache: join(dir, 'cache') } };
+}
+
 pieces('the record lists every output file in path order, read a folder at a time', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'site-gen-record-list-'));
+  const { dir, out, files, paths } = outputOfFiles('site-gen-record-list-');
   try {
-    const out = join(dir, 'dist');
-    // "-" and "." sort before "/": a file "a-c" comes before the folder a's files, as whole paths sort.
-    const files = ['a-c', 'a.b', 'a/x', 'a/b-c', 'a/b/y', 'a/b/y.br', 'ab', 'b/index.html', 'index.html', 'Z'];
-    for (const file of files) {
-      mkdirSync(join(out, file, '..'), { recursive: true });
-      writeFileSync(join(out, file), file);
-    }
-    const paths = { ...projectPaths(join(dir, 'site.config.ts')), cache: join(dir, 'cache') };
     const record = new BuildRecord(paths, { base: '/', out });
     await record.save({ config: {} as never, pages: [], inputs: [] });
     const saved = JSON.parse(readFileSync(record.file, 'utf8')) as { output: Array<[string, string]> };
@@ -105,15 +111,8 @@ pieces('the record lists every output file in path order, read a folder at a tim
 pieces(
   'a record given the files the build wrote lists them as the walk of the folder would, without walking it',
   async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'site-gen-record-named-'));
+    const { dir, out, files, paths } = outputOfFiles('site-gen-record-named-');
     try {
-      const out = join(dir, 'dist');
-      const files = ['a-c', 'a.b', 'a/x', 'a/b-c', 'a/b/y', 'a/b/y.br', 'ab', 'b/index.html', 'index.html', 'Z'];
-      for (const file of files) {
-        mkdirSync(join(out, file, '..'), { recursive: true });
-        writeFileSync(join(out, file), file);
-      }
-      const paths = { ...projectPaths(join(dir, 'site.config.ts')), cache: join(dir, 'cache') };
       const build = { config: {} as never, pages: [], inputs: [] };
       const walked = new BuildRecord(paths, { base: '/', out });
       await walked.save(build);
