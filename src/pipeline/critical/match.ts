@@ -130,10 +130,11 @@ export class PageMatcher {
 
   /** The elements `query` matches in each state; throws if css-select cannot read it. */
   private *inStates(query: string, states: (string | undefined)[]): Generator<Set<Element>> {
+    // Compiled once: the test reads each element's classes as they are when it runs, in whichever state.
+    const test = tester(query, this.document);
     for (const state of states) {
       let elements = new Set<Element>();
       this.withRootClass(state, () => {
-        const test = tester(query, this.document);
         elements = new Set(this.all.filter((element) => test(element)));
       });
       yield elements;
