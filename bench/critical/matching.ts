@@ -19,6 +19,12 @@ import { currentLoad } from '../lib/machine.ts';
 import { replaceSection } from '../lib/results-section.ts';
 
 const ROUNDS = Number(process.argv[2] ?? 20);
+if (!Number.isInteger(ROUNDS) || ROUNDS < 1 || process.argv.length > 3) {
+  process.stderr.write(
+    `bench:critical takes one argument, the number of rounds (a whole number from 1; default 20), not "${process.argv.slice(2).join(' ')}". Run: npm run bench:critical -- 10\n`,
+  );
+  process.exit(1);
+}
 const VARIANTS = [['dark'], ['light']];
 const paths = projectPaths('site.config.ts');
 const run = await new Pipeline({ paths, base: '/', mode: 'build' }).run();
