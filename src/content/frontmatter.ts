@@ -1,6 +1,7 @@
 // Splits a Markdown file into its YAML frontmatter and body, with the line of every frontmatter field for messages.
 import { createRequire } from 'node:module';
 import type { YAMLException } from 'js-yaml';
+import { detachedStrings } from '../core/strings.ts';
 
 type JsYaml = typeof import('js-yaml');
 let jsYaml: JsYaml | undefined;
@@ -54,7 +55,8 @@ export function splitFrontmatter(text: string): Frontmatter {
   let data: unknown;
   try {
     const { load, CORE_SCHEMA } = yamlData();
-    data = load(yaml, { schema: CORE_SCHEMA }) ?? {};
+    // The data's strings are slices of the file's text (see detachedStrings): an entry's data stays to the build's end.
+    data = detachedStrings(load(yaml, { schema: CORE_SCHEMA }) ?? {});
   } catch (error) {
     const mark = (error as YAMLException).mark;
     // +2: the mark's line counts from 0, and the file's first line is the opening "---".

@@ -8,6 +8,7 @@ import footnote from 'markdown-it-footnote';
 import { tasklist } from '@mdit/plugin-tasklist';
 import type Token from 'markdown-it/lib/token.mjs';
 import { SiteGenError } from '../core/errors.ts';
+import { detached } from '../core/strings.ts';
 import { pictureHtml, planImage, type ImageJob, type ImageSource } from '../images/plan.ts';
 import type { Heading } from './collection.ts';
 import { type CodeHighlighter, plainBlock } from './highlight.ts';
@@ -61,7 +62,8 @@ function createMarkdown(): MarkdownIt {
           .join('');
         const id = env.slugger.slug(text);
         token.attrSet('id', id);
-        env.headings.push({ depth: Number(token.tag.slice(1)), id, text });
+        // Kept with the entry to the build's end: a copy, not a slice of the body (see detached). The id is new already.
+        env.headings.push({ depth: Number(token.tag.slice(1)), id, text: detached(text) });
       }
       if (token.type !== 'inline' || !token.children) return;
       // The body's first block: a picture there is on the page's first screen.
@@ -170,6 +172,7 @@ export function parseMarkdown(body: string, file: MarkdownFile): { tokens: Token
 export function renderParsed(parsed: { tokens: Token[]; env: Env }, highlighter?: CodeHighlighter): RenderedMarkdown {
   const { env } = parsed;
   env.highlighter = highlighter;
-  const html = markdown.renderer.render(parsed.tokens, markdown.options, env);
+  // A string of its own: the renderer joins pieces cut from the body, each of which holds the whole body (see detached).
+  const html = detached(markdown.renderer.render(parsed.tokens, markdown.options, env));
   return { html, headings: env.headings, links: env.links, images: env.images, problems: env.problems };
 }

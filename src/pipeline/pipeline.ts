@@ -297,7 +297,11 @@ export class Pipeline {
     this.#options = options;
     this.#esbuild = options.mode === 'dev' ? new EsbuildCache() : undefined;
     this.#images = new ImageStore(options.paths.cache, options.paths.root);
-    this.#markdown = new MarkdownCollections(options.paths, this.#images.sources, { worker: options.markdownWorker });
+    this.#markdown = new MarkdownCollections(options.paths, this.#images.sources, {
+      worker: options.markdownWorker,
+      // A build loads its content once; watch loads it again after every edit.
+      reuse: options.mode === 'dev',
+    });
     this.#reads = options.mode === 'build' ? new ContentReads() : undefined;
     this.#siteLoader = new SiteLoader(options.paths, { keepContext: options.mode === 'dev', reads: this.#reads });
     // A build's pages wait for the client bundle in a store, never in memory: a scratch one when none is given.

@@ -13,6 +13,7 @@ import {
   type IslandRegistry,
 } from '../island.tsx';
 import type { PageHead, PageProps, Route } from '../core/routes.ts';
+import { detached } from '../core/strings.ts';
 import { ImageContext, type ImageRenderer } from '../images/context.ts';
 import { type HtmlReader, scanHtml } from './html-scan.ts';
 import { type ImageJob, settlePriority } from '../images/plan.ts';
@@ -304,14 +305,4 @@ export function linkReader(): { reader: HtmlReader; found: { links: string[]; id
     },
     found: { links, ids },
   };
-}
-
-/**
- * `value` as a string of its own. An attribute's value is a slice of the page's HTML, and V8 makes a slice of 13
- * characters or more a view that holds the whole string it was cut from: a page's links and ids stay to the build's
- * end (for the links check), and a Markdown entry's own link or heading id kept its page's HTML with it, every page's
- * to the end (4,003 entries: about 20 MB). Shorter slices are copies already.
- */
-function detached(value: string): string {
-  return value.length < 13 ? value : ` ${value}`.slice(1);
 }

@@ -5,6 +5,8 @@ import * as assert from 'uvu/assert';
 import { runInNewContext } from 'node:vm';
 import { boundHeapGrowth, collectNow, HEAP_GROWING_PERCENT } from '../../src/pipeline/heap.ts';
 import { collectLinks } from '../../src/pipeline/render.tsx';
+import { splitFrontmatter } from '../../src/content/frontmatter.ts';
+import { parseMarkdown, renderParsed } from '../../src/content/markdown.ts';
 
 const heap = suite('heap growth');
 
@@ -93,6 +95,39 @@ heap("a page's links and ids, kept to the build's end, do not keep the page's HT
   assert.ok(
     grown < (pages * size) / 4,
     `${pages} pages of 1 MB, each link and id kept: the heap grew by ${(grown / 1048576).toFixed(1)} MB`,
+  );
+});
+
+heap("a Markdown entry's data, body, headings and links, kept to the build's end, do not keep its file's text", () => {
+  const entries = 20;
+  const size = 1024 * 1024;
+  const readImage = () => {
+    throw new Error('no image in these entries');
+  };
+  collectNow();
+  const before = process.memoryUsage().heapUsed;
+  const kept: Array<{ data: unknown; html: string; headings: unknown; links: string[] }> = [];
+  for (let i = 0; i < entries; i += 1) {
+    const number = String(i).padStart(5, '0');
+    // 1 MB in a frontmatter comment and 1 MB in a link definition no link uses: the file's text and its body are large,
+    // what the entry keeps small.
+    const text = `---\n# ${'x'.repeat(size)}\ntitle: The title of entry ${number}\ntags: [a-long-tag-of-entry-${number}]\n---\n## A heading of entry ${number}\n\nSome text of entry ${number}: [next](/posts/post-${number}/)\n\n[unused]: /elsewhere "${'y'.repeat(size)}"\n`;
+    const front = splitFrontmatter(text);
+    const file = `content/posts/post-${number}.md`;
+    const rendered = renderParsed(parseMarkdown(front.body, { file, bodyLine: front.bodyLine, readImage }));
+    kept.push({ data: front.data, html: rendered.html, headings: rendered.headings, links: rendered.links });
+  }
+  collectNow();
+  const grown = process.memoryUsage().heapUsed - before;
+  assert.equal(kept[3], {
+    data: { title: 'The title of entry 00003', tags: ['a-long-tag-of-entry-00003'] },
+    html: '<h2 id="a-heading-of-entry-00003">A heading of entry 00003</h2>\n<p>Some text of entry 00003: <a href="/posts/post-00003/">next</a></p>\n',
+    headings: [{ depth: 2, id: 'a-heading-of-entry-00003', text: 'A heading of entry 00003' }],
+    links: ['/posts/post-00003/'],
+  });
+  assert.ok(
+    grown < (entries * size) / 4,
+    `${entries} entries of 2 MB, their data, body, headings and links kept: the heap grew by ${(grown / 1048576).toFixed(1)} MB`,
   );
 });
 

@@ -28,6 +28,7 @@ import {
   type WorkerReply,
 } from '../../src/content/markdown-pool.ts';
 import { ImageSources } from '../../src/images/source.ts';
+import { collectNow } from '../../src/pipeline/heap.ts';
 import { collections as fixtureCollections } from '../fixtures/markdown/content/schema.ts';
 import { copyFixture, failure } from '../helpers/fixture.ts';
 
@@ -405,5 +406,46 @@ pool('the compiled worker (lib/) loads without tsx, and the process ends once th
     `the compiled worker did part of the work: ${child.stdout}`,
   );
 });
+
+pool(
+  "a build's load lets go of each file's text; watch's keeps it, to render only what changed next time",
+  async () => {
+    const entries = 30;
+    const size = 1024 * 1024;
+    // A frontmatter comment of 1 MB: the file's text is large, its entry (data, body, render) small.
+    const copy = manyEntries(entries, (_i, text) => text.replace('---\n', `---\n# ${'x'.repeat(size)}\n`));
+    try {
+      const grows = async (reuse: boolean) => {
+        const markdown = new MarkdownCollections(projectPaths(join(copy.root, 'site.config.ts')), new ImageSources(), {
+          workerFrom: Number.POSITIVE_INFINITY,
+          reuse,
+        });
+        collectNow();
+        const before = process.memoryUsage().heapUsed;
+        // What the pipeline keeps of a load: the entries (the rest, the inputs' fingerprint with it, goes with the
+        // function that loaded them).
+        const entriesOf = async () => (await markdown.load(collections)).content.posts;
+        const posts = await entriesOf();
+        collectNow();
+        const grown = process.memoryUsage().heapUsed - before;
+        assert.is(posts!.filter((entry) => entry.slug.startsWith('entry-')).length, entries);
+        assert.match(posts!.find((entry) => entry.slug === slug(4))!.html, /<h2 id="part-4">Part 4<\/h2>/);
+        return { grown, markdown, posts };
+      };
+      const build = await grows(false);
+      assert.ok(
+        build.grown < (entries * size) / 4,
+        `a build: the heap grew by ${(build.grown / 1048576).toFixed(1)} MB`,
+      );
+      const watch = await grows(true);
+      assert.ok(
+        watch.grown > entries * size * 0.8,
+        `watch keeps the ${entries} MB of text: the heap grew by ${(watch.grown / 1048576).toFixed(1)} MB`,
+      );
+    } finally {
+      copy.remove();
+    }
+  },
+);
 
 pool.run();
