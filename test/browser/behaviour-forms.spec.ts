@@ -7,7 +7,7 @@ import faqEntries from '../../content/faq.ts';
 import { escapeSingleQuotedAttribute } from '../../src/pipeline/render.tsx';
 import { Faq } from '../../src/site/components/Faq.tsx';
 import { ALERT_TOASTER, FAQ_COUNT, NOTIFICATIONS_TOASTER, SIMULATED_SEND_DELAY_MS } from '../../src/site/constants.ts';
-import { expect, gotoWithTheme, scrolledTo, test, transitionsEnded } from './fixtures.ts';
+import { expect, gotoWithTheme, islandLive, scrolledTo, test, transitionsEnded } from './fixtures.ts';
 
 const THEMES = ['dark', 'light'] as const;
 const SUBSCRIBED = { title: 'Thank you for subscribing!', description: "You've been added to our newsletter." };
@@ -26,23 +26,7 @@ async function hydrated(locator: Locator): Promise<void> {
   await scrolledTo(locator);
   // Islands hydrated at the first interaction start as the pointer reaches them, as a visitor's would.
   await locator.hover({ position: { x: 2, y: 2 } });
-  // Until it is live, what the page shows of it: enough to tell a runtime that never started from code still on its way.
-  await expect
-    .poll(
-      () =>
-        locator.evaluate((el) => {
-          const state = el.closest('site-island')?.getAttribute('data-hydrated');
-          if (state != null) return state;
-          const box = el.getBoundingClientRect();
-          const scripts = performance
-            .getEntriesByType('resource')
-            .filter((entry) => entry.name.endsWith('.js'))
-            .map((entry) => entry.name.split('/').pop());
-          return `not live: runtime ${window.siteGenCapture?.onHold ? 'started' : 'not started'}, box ${Math.round(box.top)}..${Math.round(box.bottom)} of ${innerHeight}, scripts loaded: ${scripts.join(' ') || 'none'}`;
-        }),
-      { message: 'the island hydrates' },
-    )
-    .toBe('');
+  await islandLive(locator);
 }
 
 const notifications = (page: Page) => page.getByRole('region', { name: NOTIFICATIONS_TOASTER.label, exact: true });

@@ -93,6 +93,30 @@ export async function scrolledTo(target: Locator): Promise<void> {
 }
 
 /**
+ * Waits until the island holding `locator` is live: the runtime marks it `data-hydrated` (`''`). Until then the poll
+ * reads what the page shows of it, so a timeout says whether the runtime started, where the island's markup is
+ * against the window, and which scripts had loaded.
+ */
+export async function islandLive(locator: Locator): Promise<void> {
+  await expect
+    .poll(
+      () =>
+        locator.evaluate((el) => {
+          const state = el.closest('site-island')?.getAttribute('data-hydrated');
+          if (state != null) return state;
+          const box = el.getBoundingClientRect();
+          const scripts = performance
+            .getEntriesByType('resource')
+            .filter((entry) => entry.name.endsWith('.js'))
+            .map((entry) => entry.name.split('/').pop());
+          return `not live: runtime ${window.siteGenCapture?.onHold ? 'started' : 'not started'}, box ${Math.round(box.top)}..${Math.round(box.bottom)} of ${innerHeight}, scripts loaded: ${scripts.join(' ') || 'none'}`;
+        }),
+      { message: 'the island goes live' },
+    )
+    .toBe('');
+}
+
+/**
  * Waits for running CSS transitions (a toast sliding in, an element fading in as it is scrolled to) to end; endless
  * animations are not waited for, nor transitions inside content the browser skips (content-visibility: auto off
  * screen), which stay paused until it is rendered again (e.g. a section below the first screen that began one when

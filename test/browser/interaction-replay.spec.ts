@@ -1,8 +1,8 @@
 // Issue 11: what a visitor does before the page's scripts have arrived is not lost. Every test holds the scripts back
 // (a route that answers /assets/*.js only when released), acts at once on the server HTML, then lets them through.
-import type { Locator, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { SIMULATED_SEND_DELAY_MS, TOOLTIP } from '../../src/site/constants.ts';
-import { expect, test } from './fixtures.ts';
+import { expect, islandLive, test } from './fixtures.ts';
 
 const DESKTOP = { width: 1280, height: 800 };
 
@@ -26,15 +26,6 @@ async function open(page: Page, path: string): Promise<void> {
   await expect(page.locator('footer')).toBeAttached();
 }
 
-/** The island around `locator`, once the runtime has marked it live. */
-async function live(locator: Locator): Promise<void> {
-  await expect
-    .poll(() => locator.evaluate((el) => el.closest('site-island')?.getAttribute('data-hydrated') ?? null), {
-      message: 'the island goes live',
-    })
-    .toBe('');
-}
-
 const questions = (page: Page) => page.locator('#faq details > summary');
 const answers = (page: Page) => page.locator('#faq .accordion-panel');
 
@@ -48,7 +39,7 @@ test('a tap on a FAQ question before any script has arrived opens its answer at 
   await expect(answers(page).first()).toBeVisible();
   expect(scripts.held(), 'the scripts were held back while the visitor tapped').toBeGreaterThan(0);
   scripts.release();
-  await live(page.locator('site-island[data-island="enhance"]'));
+  await islandLive(page.locator('site-island[data-island="enhance"]'));
   await expect(answers(page).first(), 'not toggled again by a replay').toBeVisible();
   await questions(page).first().click();
   await expect(answers(page).first()).toBeHidden();
@@ -61,7 +52,7 @@ test('Enter on a FAQ question before any script has arrived opens it at once, on
   await page.keyboard.press('Enter');
   await expect(answers(page).first()).toBeVisible();
   scripts.release();
-  await live(page.locator('site-island[data-island="enhance"]'));
+  await islandLive(page.locator('site-island[data-island="enhance"]'));
   await expect(answers(page).first()).toBeVisible();
   await expect(questions(page).first()).toBeFocused();
 });
@@ -119,7 +110,7 @@ test('keys typed in the newsletter box while its island goes live all stay in th
   }
   await page.keyboard.type('@example.com');
   await expect(field, 'every key typed is in the field, once, in order').toHaveValue(`${typed}@example.com`);
-  await live(field);
+  await islandLive(field);
   await page.getByRole('button', { name: 'Subscribe' }).click();
   const notifications = page.getByRole('region', { name: 'Notifications', exact: true });
   await expect(notifications.getByText('Thank you for subscribing!')).toBeVisible();
@@ -134,7 +125,7 @@ test('the pointer resting on a social icon while the scripts arrive gets its too
   await link.scrollIntoViewIfNeeded();
   await link.hover();
   scripts.release();
-  await live(page.locator('site-island[data-island="tooltips"]'));
+  await islandLive(page.locator('site-island[data-island="tooltips"]'));
   // The tooltip's own open delay (700 ms) runs from the moment its code is live.
   await expect(page.getByRole('tooltip', { name: 'Follow us on Instagram' })).toBeVisible({
     timeout: TOOLTIP.openDelayMs + 5_000,
@@ -161,7 +152,7 @@ test('the menu button pressed before the scripts arrive opens the menu at once, 
   await page.locator('#menu-button').click();
   await expect(page.getByRole('dialog', { name: 'Menu' })).toBeVisible();
   scripts.release();
-  await live(page.locator('site-island[data-island="enhance"]'));
+  await islandLive(page.locator('site-island[data-island="enhance"]'));
   await expect(
     page.getByRole('dialog', { name: 'Menu' }),
     'the scripts arriving do not replay the press',
@@ -204,7 +195,7 @@ test('text typed and a box ticked before the scripts arrive survive hydration, e
   await terms.click();
   await expect(terms, 'the box ticks at once, under the finger').toBeChecked();
   scripts.release();
-  await live(page.locator('form.contact-form'));
+  await islandLive(page.locator('form.contact-form'));
   for (const [label, value] of Object.entries(CONTACT))
     await expect(page.getByLabel(label, { exact: true })).toHaveValue(value);
   await expect(terms, 'replayed once: still ticked').toBeChecked();
@@ -230,7 +221,7 @@ test('no interaction is replayed twice: three taps on the FAQ before the scripts
     false,
   ]);
   scripts.release();
-  await live(page.locator('site-island[data-island="enhance"]'));
+  await islandLive(page.locator('site-island[data-island="enhance"]'));
   expect(await state(), 'the same once the scripts have run').toEqual([true, false, false]);
 });
 
@@ -249,9 +240,9 @@ test('before any interaction the home page loads only the small runtime: React a
     `no island code by the load event: ${atLoad.join(', ')}`,
   ).toBe(false);
   // The behaviours marked idle start after the load event; the interaction islands still wait.
-  await live(page.locator('site-island[data-island="enhance"]'));
+  await islandLive(page.locator('site-island[data-island="enhance"]'));
   await expect(page.locator('site-island[data-island="toasts"]')).not.toHaveAttribute('data-hydrated');
   await expect(page.locator('site-island[data-island="tooltips"]')).not.toHaveAttribute('data-hydrated');
   await page.locator('.tooltip-anchor').first().hover();
-  await live(page.locator('site-island[data-island="tooltips"]'));
+  await islandLive(page.locator('site-island[data-island="tooltips"]'));
 });
