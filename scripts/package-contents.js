@@ -25,6 +25,12 @@ export function packageProblems(paths) {
     ...paths
       .filter((path) => NOT_SHIPPED.test(path))
       .map((path) => `ships ${path}, a file of this repository's site or tooling`),
+    ...paths
+      .filter((path) => path.split('/').includes('node_modules'))
+      .map(
+        (path) =>
+          `ships ${path}, from a node_modules folder left in the tool's own folder (delete it, then pack again)`,
+      ),
     ...REQUIRED.filter((path) => !paths.includes(path)).map((path) => `does not ship ${path}`),
   ];
 }

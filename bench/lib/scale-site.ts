@@ -48,7 +48,7 @@ routes.push(
   ...releases.map((release): Route<Content> => ({
     path: \`/releases/\${release.id}\`,
     page: (props) => <ReleasePage {...props} release={release} />,
-    head: ({ site }) => ({ title: \`\${release.title} by \${release.artist} | \${site.name}\`, description: release.summary }),
+    head: () => ({ title: \`\${release.title} by \${release.artist}\`, description: release.summary }),
   })),
 );
 `;

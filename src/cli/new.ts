@@ -70,9 +70,10 @@ const NPM_FILES = new Set(['package.json', 'package-lock.json', 'node_modules'])
 
 /**
  * Writes the site into `dir`, which must not exist, or be empty, or hold only what `npm install` leaves (its
- * package.json is kept and completed); returns the files written, relative to it.
+ * package.json is kept and completed); returns the files written, relative to it. `from`: the scaffold (tests give
+ * a copy of it).
  */
-export function createSite(dir: string): string[] {
+export function createSite(dir: string, from = scaffold): string[] {
   const target = path.resolve(dir);
   const present = existsSync(target) ? readdirSync(target) : [];
   if (present.some((name) => !NPM_FILES.has(name))) {
@@ -92,7 +93,9 @@ export function createSite(dir: string): string[] {
     }
   }
   mkdirSync(target, { recursive: true });
-  cpSync(scaffold, target, { recursive: true });
+  // The scaffold as shipped: a node_modules left in it (a build run inside it) is never copied into a new site.
+  const shipped = path.join(from, 'node_modules');
+  cpSync(from, target, { recursive: true, filter: (source) => source !== shipped });
   // Stored without its dot, so that nothing treats the scaffold itself as ignoring files.
   renameSync(path.join(target, 'gitignore'), path.join(target, '.gitignore'));
   writeFileSync(manifest, sitePackage(dir, existing));

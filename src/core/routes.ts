@@ -10,6 +10,7 @@ export interface PageProps<Content = unknown> {
 }
 
 export interface PageHead {
+  /** The page's own title: the document's `<title>` is it, then ` | ` and `site.name` (the name alone when they are the same). */
   title: string;
   description?: string;
   /** Keep the page out of search engines and the sitemap (the 404 page). */

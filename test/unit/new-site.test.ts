@@ -1,12 +1,14 @@
 // `site-gen new <dir>` outside this repository: the site it writes type-checks, builds, serves and passes its own
 // smoke test, with its dependencies linked into its node_modules (test/unit/package.test.ts installs the tarball).
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { packageProblems } from '../../scripts/package-contents.js';
+import { createSite } from '../../src/cli/new.ts';
 
 const run = promisify(execFile);
 const repo = resolve('.');
@@ -114,6 +116,21 @@ created('a folder that is not empty is refused, naming it and what to do', async
   assert.is(code, 1);
   assert.match(stderr, 'busy already exists and is not empty. Choose a new folder');
   assert.is(readFileSync(join(busy, 'notes.txt'), 'utf8'), 'mine', 'nothing is overwritten');
+});
+
+created('copies the scaffold without a node_modules left in it, which the package does not ship either', () => {
+  // A build run inside the scaffold leaves its cache in the scaffold's node_modules: not the site's to start with.
+  const from = join(scratch.dir, 'scaffold-copy');
+  cpSync(join(repo, 'src/cli/scaffold'), from, { recursive: true });
+  mkdirSync(join(from, 'node_modules/.cache/site-gen/pages'), { recursive: true });
+  writeFileSync(join(from, 'node_modules/.cache/site-gen/pages/pack.bin'), 'a page cache');
+  const files = createSite(join(scratch.dir, 'from-copy'), from);
+  assert.is(files.length, 18, files.join('\n'));
+  assert.not.ok(existsSync(join(scratch.dir, 'from-copy/node_modules')), 'no node_modules is copied');
+  assert.equal(packageProblems(['bin/site-gen.js', 'src/cli/scaffold/node_modules/.cache/site-gen/pages/pack.bin']), [
+    "ships src/cli/scaffold/node_modules/.cache/site-gen/pages/pack.bin, from a node_modules folder left in the tool's own folder (delete it, then pack again)",
+    ...packageProblems(['bin/site-gen.js']),
+  ]);
 });
 
 created.run();

@@ -38,6 +38,7 @@ test("the site builds, and its home page is served with its text, its island and
   const home = await fetch(base);
   assert.equal(home.status, 200);
   const html = await home.text();
+  assert.match(html, /<title>My Site<\/title>/);
   assert.match(html, /<h1>Hello from My Site<\/h1>/);
   assert.match(html, /<site-island data-island="counter"/);
   // The inline capture script imports the page's entry after load, or at the visitor's first input to an island.
@@ -49,6 +50,8 @@ test("the site builds, and its home page is served with its text, its island and
   // The posts: an index, a page per Markdown entry, and the photo as AVIF, WebP and JPEG at several widths.
   const posts = await (await fetch(new URL('posts', base))).text();
   assert.match(posts, /<a href="\/posts\/hello-world">Hello, world<\/a>/);
+  // A route's title is the page's own: the build adds the site's name after it, once.
+  assert.match(posts, /<title>Posts \| My Site<\/title>/);
   const post = await (await fetch(new URL('posts/hello-world', base))).text();
   assert.match(post, /<h2 id="what-markdown-can-do">/);
   const avif = post.match(/<source type="image\/avif" srcset="([^" ]+) /)?.[1];

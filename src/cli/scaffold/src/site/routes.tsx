@@ -8,7 +8,7 @@ import { PostsPage } from './pages/posts.tsx';
 
 export const routes: Routes<Content> = (content) => [
   { path: '/', page: HomePage, head: ({ site }) => ({ title: site.name }) },
-  { path: '/posts', page: PostsPage, head: ({ site }) => ({ title: `Posts | ${site.name}` }) },
+  { path: '/posts', page: PostsPage, head: () => ({ title: 'Posts' }) },
   ...content.posts.map((post) => ({
     path: `/posts/${post.slug}`,
     // The page gets its entry from here: no search of every post on each of them.
