@@ -33,6 +33,8 @@ export class ProgressView {
   #doneAtStart = 0;
   #lastDrawn = Number.NEGATIVE_INFINITY;
   #drawn = false;
+  /** Whether the step's last page was drawn: a build may report it twice (its last batch, then its end). */
+  #finished = false;
 
   constructor(options: ProgressOptions) {
     this.#options = { every: 5000, now: () => performance.now(), ...options };
@@ -47,8 +49,11 @@ export class ProgressView {
       this.#doneAtStart = progress.done;
       this.#lastDrawn = Number.NEGATIVE_INFINITY;
       this.#drawn = false;
+      this.#finished = false;
     }
     const finished = progress.done >= progress.total;
+    if (finished && this.#finished) return;
+    this.#finished = finished;
     // A terminal redraws at most ten times a second; a log gets a line every few seconds and one when a step ends.
     const interval = this.#options.mode === 'bar' ? 100 : this.#options.every;
     if (!finished && now - this.#lastDrawn < interval) return;
