@@ -1,4 +1,5 @@
-// `site-gen new <dir>`: writes a minimal working site (config, content, one page, one island, a stylesheet, a template, a smoke test) from src/cli/scaffold/.
+// `site-gen new <dir>`: writes a minimal working site (config, content, Markdown posts with a photo, three pages, one island, a
+// stylesheet, a template, a smoke test) from src/cli/scaffold/.
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -116,7 +117,7 @@ export function addNewCommand(program: Command): void {
   program
     .command('new')
     .description(
-      'write a minimal working site into a new folder: config, content, one page, one island, a stylesheet, a template and a smoke test',
+      'write a minimal working site into a new folder: config, content, two Markdown posts with a photo, a home page, a posts index, one island, a stylesheet, a template and a smoke test',
     )
     .argument('<dir>', 'folder to create (must not exist, or be empty, or hold only what npm install left)')
     .action((dir: string) => {
@@ -133,7 +134,7 @@ export function addNewCommand(program: Command): void {
           '  npm run serve      serves dist/ at http://127.0.0.1:4321',
           '  npm run watch      rebuilds and reloads the browser on each save',
           '  npm run typecheck  type-checks the site (tsc --noEmit)',
-          '  npm test           builds, serves and checks the home page',
+          '  npm test           builds, serves and checks the home page and the posts',
           '',
         ].join('\n'),
       );
