@@ -100,15 +100,17 @@ export function createSite(dir: string, from = scaffold): string[] {
   // Stored without its dot, so that nothing treats the scaffold itself as ignoring files.
   renameSync(path.join(target, 'gitignore'), path.join(target, '.gitignore'));
   writeFileSync(manifest, sitePackage(dir, existing));
-  return listFiles(target, path.join(target, 'node_modules'))
+  // What npm left there is not the site's, but its package.json is: completed above.
+  const npms = new Set(present.filter((name) => name !== 'package.json').map((name) => path.join(target, name)));
+  return listFiles(target, npms)
     .map((file) => path.relative(target, file).split(path.sep).join('/'))
     .sort();
 }
 
-function listFiles(dir: string, skip: string): string[] {
+function listFiles(dir: string, skip: ReadonlySet<string>): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const file = path.join(dir, entry.name);
-    if (file === skip) return [];
+    if (skip.has(file)) return [];
     return entry.isDirectory() ? listFiles(file, skip) : [file];
   });
 }
@@ -129,7 +131,7 @@ export function addNewCommand(program: Command): void {
           '',
           'Next:',
           ...(shown === '.' ? [] : [`  cd ${shown}`]),
-          '  npm install        installs site-gen and TypeScript',
+          '  npm install        installs what the site uses: site-gen, React, zod, TypeScript',
           '  npm run build      builds the site into dist/',
           '  npm run serve      serves dist/ at http://127.0.0.1:4321',
           '  npm run watch      rebuilds and reloads the browser on each save',
