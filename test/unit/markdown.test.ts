@@ -56,7 +56,7 @@ built('highlights fenced code with classes only, and the stylesheet colours them
   for (const [file, data] of files)
     if (file.endsWith('.html')) assert.not.match(String(data), / style=/, `${file} has no style attribute`);
   const css = [...files].find(([file]) => /^assets\/site-.*\.css$/.test(file))![1].toString();
-  assert.match(css, /--code-token-keyword:#d73a49/);
+  assert.match(css, /--code-token-keyword:#cf222e/);
   assert.match(css, /prefers-color-scheme:dark/);
   assert.match(css, /--code-token-keyword:#f97583/);
   // Every class the highlighter writes, in several languages, has a rule in code.css.
@@ -74,6 +74,33 @@ built('highlights fenced code with classes only, and the stylesheet colours them
     for (const [, classes] of highlighter.highlight(code!, lang!).matchAll(/<span class="([^"]+)">/g))
       for (const name of classes!.split(' ').filter((c) => c !== 'line'))
         assert.ok(codeCss.includes(`.${name} {`), `code.css styles .${name} (${lang})`);
+});
+
+built("code.css's colours read at 4.5:1 or more against the code's background, light and dark (WCAG AA)", () => {
+  const css = readFileSync('src/content/code.css', 'utf8');
+  const luminance = (hex: string) => {
+    const [r, g, b] = [1, 3, 5].map((i) => {
+      const value = Number.parseInt(hex.slice(i, i + 2), 16) / 255;
+      return value <= 0.03928 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+  };
+  const contrast = (a: string, b: string) => {
+    const [high, low] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+    return (high! + 0.05) / (low! + 0.05);
+  };
+  const schemes = [css.slice(0, css.indexOf('@media')), css.slice(css.indexOf('@media'), css.indexOf('pre.code'))];
+  for (const [index, block] of schemes.entries()) {
+    const colours = new Map([...block.matchAll(/--code-([a-z-]+): (#[0-9a-f]{6});/g)].map((m) => [m[1]!, m[2]!]));
+    const background = colours.get('background')!;
+    assert.ok(background && colours.size > 5, `${index ? 'dark' : 'light'}: the palette is read`);
+    for (const [name, colour] of colours)
+      if (name !== 'background')
+        assert.ok(
+          contrast(colour, background) >= 4.5,
+          `${index ? 'dark' : 'light'} --code-${name} ${colour} on ${background}: ${contrast(colour, background).toFixed(2)}:1`,
+        );
+  }
 });
 
 built(
