@@ -22,7 +22,9 @@ export function progressMode(stream: ProgressStream, env: NodeJS.ProcessEnv = pr
   return stream.isTTY && !env.CI ? 'bar' : 'lines';
 }
 
-const STEPS: Record<BuildProgress['step'], string> = { render: 'rendering', write: 'writing' };
+const STEPS: Record<BuildProgress['step'], string> = { render: 'rendering', images: 'encoding', write: 'writing' };
+/** What each step counts. */
+const UNITS: Record<BuildProgress['step'], string> = { render: 'pages', images: 'image files', write: 'pages' };
 
 /** Shows a build's progress: pages done out of the total, the rate, and the time left. */
 export class ProgressView {
@@ -80,15 +82,17 @@ export class ProgressView {
 const count = (n: number) => n.toLocaleString('en-US');
 
 /**
- * "4,210/10,003 pages, 1,234 pages/s, about 5 s left". The rate counts the pages done since the step began
- * (`doneAtStart` were done then): the writing step starts with the pages written while they rendered.
+ * "4,210/10,003 pages, 1,234 pages/s, about 5 s left", or "3/15 image files, about 20 s left" (a rate under one a
+ * second is not shown). The rate counts what was done since the step began (`doneAtStart` were done then): the writing
+ * step starts with the pages written while they rendered.
  */
 export function describe(progress: BuildProgress, elapsedMs: number, doneAtStart = 0): string {
-  const { done, total } = progress;
-  const parts = [`${count(done)}/${count(total)} pages`];
+  const { done, total, step } = progress;
+  const unit = UNITS[step];
+  const parts = [`${count(done)}/${count(total)} ${unit}`];
   if (elapsedMs > 0 && done > doneAtStart) {
     const rate = ((done - doneAtStart) / elapsedMs) * 1000;
-    parts.push(`${count(Math.round(rate))} pages/s`);
+    if (rate >= 1) parts.push(`${count(Math.round(rate))} ${unit}/s`);
     if (done < total) parts.push(`about ${duration((total - done) / rate)} left`);
   }
   return parts.join(', ');

@@ -1,4 +1,5 @@
 // Encodes the images pages use with sharp, each output file once: kept by name in memory and on disk between builds.
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
@@ -24,16 +25,31 @@ export class ImageStore {
     this.#root = root;
   }
 
-  /** The output files of `jobs`, each encoded only if no earlier run made it. */
-  async files(jobs: Iterable<ImageJob>): Promise<Map<string, Uint8Array>> {
+  /**
+   * The output files of `jobs`, each encoded only if no earlier run made it. `onProgress` is told of the files to
+   * encode (those neither made by this store nor kept in the cache folder), once before the first and after each; not
+   * at all when every file is kept: a photo's AVIF at a few widths takes seconds, which a build shows.
+   */
+  async files(
+    jobs: Iterable<ImageJob>,
+    onProgress?: (done: number, total: number) => void,
+  ): Promise<Map<string, Uint8Array>> {
     const unique = new Map<string, ImageJob>();
     for (const job of jobs) unique.set(job.file, job);
     const pending = [...unique.values()];
+    const toEncode = new Set(
+      onProgress ? pending.filter((job) => !this.#made.has(job.file) && !existsSync(this.#cached(job))) : [],
+    );
+    let encoded = 0;
+    if (toEncode.size > 0) onProgress!(0, toEncode.size);
     const out = new Map<string, Uint8Array>();
     // sharp runs each encode on libvips' threads: a few at a time keeps every core busy without queueing them all.
     const lanes = Math.max(2, availableParallelism());
     const next = async (): Promise<void> => {
-      for (let job = pending.shift(); job; job = pending.shift()) out.set(job.file, await this.#file(job));
+      for (let job = pending.shift(); job; job = pending.shift()) {
+        out.set(job.file, await this.#file(job));
+        if (toEncode.has(job)) onProgress!((encoded += 1), toEncode.size);
+      }
     };
     await Promise.all(Array.from({ length: lanes }, next));
     return new Map([...out].sort(([a], [b]) => a.localeCompare(b)));
@@ -51,8 +67,13 @@ export class ImageStore {
     return made;
   }
 
+  /** Where the cache folder keeps the file of `job`. */
+  #cached(job: ImageJob): string {
+    return join(this.#dir, job.file.replace(/^.*\//, ''));
+  }
+
   async #readOrEncode(job: ImageJob): Promise<Uint8Array> {
-    const cached = join(this.#dir, job.file.replace(/^.*\//, ''));
+    const cached = this.#cached(job);
     try {
       const data = await readFile(cached);
       this.counts.kept += 1;

@@ -76,7 +76,8 @@ export const BATCHES_AT_ONCE = 4;
 
 /** Where a build is: rendering (or reading renders back), then making, compressing and writing the pages. */
 export interface BuildProgress {
-  step: 'render' | 'write';
+  /** `images`: the image files not in the cache, encoded after the pages render (pages are counted by the others). */
+  step: 'render' | 'images' | 'write';
   done: number;
   total: number;
 }
@@ -145,6 +146,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     compressor,
     cache,
     onProgress: onProgress && ((done, total) => onProgress({ step: 'render', done, total })),
+    onImages: onProgress && ((done, total) => onProgress({ step: 'images', done, total })),
     lastRenders: last?.keys.renders,
     stream: writer,
     markdownWorker,

@@ -100,6 +100,8 @@ export interface PipelineOptions {
   cache?: PageCache;
   /** Called as pages are rendered (build: every page; dev renders on request and never calls it). */
   onProgress?: (done: number, total: number) => void;
+  /** Build: called as image files are encoded, when any is not in the cache (see ImageStore.files). */
+  onImages?: (done: number, total: number) => void;
   /**
    * Build: each page's render hash in the last build into the same output folder (see build-record.ts). A page whose
    * reads could not be recorded (see render-reads.ts), and that renders to the same, is not kept in the cache again:
@@ -402,7 +404,10 @@ export class Pipeline {
     // Images are encoded (or read back) while critical CSS's code loads: a build needs the files of every page.
     const images = ready.then((stages) =>
       this.#options.mode === 'build' && stages.every(Boolean)
-        ? this.#images.files(this.#rendered!.flatMap((page) => page.images))
+        ? this.#images.files(
+            this.#rendered!.flatMap((page) => page.images),
+            this.#options.onImages,
+          )
         : new Map<string, Uint8Array>(),
     );
     images.catch(() => undefined);

@@ -66,6 +66,19 @@ view('in CI, or with no terminal, a line every few seconds and one as each step 
   }
 });
 
+view('encoding images counts image files; a rate under one a second is left out, the time left is not', () => {
+  assert.is(describe({ step: 'images', done: 3, total: 15 }, 6_000), '3/15 image files, about 24 s left');
+  assert.is(
+    describe({ step: 'images', done: 12, total: 15 }, 6_000),
+    '12/15 image files, 2 image files/s, about 2 s left',
+  );
+  assert.is(describe({ step: 'images', done: 0, total: 15 }, 0), '0/15 image files');
+  const { writes, stream } = fakeStream(false);
+  const progress = new ProgressView({ stream, mode: 'lines', now: () => 0 });
+  progress.update({ step: 'images', done: 0, total: 15 });
+  assert.equal(writes, ['site-gen build: encoding 0/15 image files\n']);
+});
+
 view('the time left reads in minutes past a minute', () => {
   assert.is(
     describe({ step: 'write', done: 1000, total: 100_000 }, 1000),

@@ -20,10 +20,17 @@ const body = (html: string) => html.slice(html.indexOf('<body>'));
 const built = suite('Markdown collections: the build');
 let files: Files;
 let first: Awaited<ReturnType<typeof buildSite>>;
+/** The first build's progress of its image step (see BuildProgress). */
+const imageProgress: Array<[number, number]> = [];
 built.before(async () => {
   // Without the encoded files of earlier runs, so that this build encodes and the next finds them all.
   rmSync(imageCache, { recursive: true, force: true });
-  first = await buildSite({ config, out: tempOut(), write: false });
+  first = await buildSite({
+    config,
+    out: tempOut(),
+    write: false,
+    onProgress: ({ step, done, total }) => step === 'images' && imageProgress.push([done, total]),
+  });
   files = first.files;
 });
 
@@ -149,11 +156,20 @@ built(
   },
 );
 
-built('encodes each image file once: a second build does no image work', async () => {
+built('encodes each image file once, showing its progress: a second build does no image work', async () => {
   assert.ok(first.images.encoded > 0, 'the first build encoded the images');
   assert.is(first.images.encoded, [...files.keys()].filter((f) => f.startsWith('assets/img/')).length);
-  const again = await buildSite({ config, out: tempOut(), write: false });
+  const count = first.images.encoded;
+  assert.equal(
+    imageProgress,
+    Array.from({ length: count + 1 }, (_, done) => [done, count]),
+    'the image step counts from 0 to every file it encodes',
+  );
+  const steps = new Set<string>();
+  const again = await buildSite({ config, out: tempOut(), write: false, onProgress: ({ step }) => steps.add(step) });
   assert.equal(again.images, { encoded: 0, kept: first.images.encoded });
+  assert.not.ok(steps.has('images'), 'no image step when every file is in the cache');
+  assert.ok(steps.has('render'));
 });
 
 built.run();
