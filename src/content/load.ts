@@ -11,7 +11,7 @@ import type { ImageSources } from '../images/source.ts';
 import { type Entry, isMarkdownCollection, type MarkdownCollection } from './collection.ts';
 import { type MarkdownFolder, markdownFolders, markdownNames } from './files.ts';
 import { type Frontmatter, FrontmatterError, splitFrontmatter } from './frontmatter.ts';
-import type { RenderedMarkdown } from './markdown.ts';
+import type { MarkdownImages, RenderedMarkdown } from './markdown.ts';
 import { MarkdownWorker, renderBodies, WORKER_FROM, type WorkerCounts } from './markdown-pool.ts';
 
 export interface LoadedCollections {
@@ -56,6 +56,9 @@ export class MarkdownCollections {
   /** A worker started ahead (see earlyWorker), for the first `prepare`. */
   #early: MarkdownWorker | undefined;
   readonly #onWorker: WorkerCounts = { bodies: 0, blocks: 0 };
+  /** How pictures are shown (site.config.ts's `markdown.images`), and as JSON, to tell a change. */
+  #shown: MarkdownImages = {};
+  #shownKey = '{}';
 
   constructor(
     paths: ProjectPaths,
@@ -157,6 +160,19 @@ export class MarkdownCollections {
   }
 
   /**
+   * How the bodies' pictures are shown (site.config.ts's `markdown.images`). Another setting than the last lets go of
+   * every body rendered with a picture, which the next `load` renders again: the config loads beside `prepare`, which
+   * uses the setting last given.
+   */
+  showImages(images: MarkdownImages): void {
+    const key = JSON.stringify(images);
+    if (key === this.#shownKey) return;
+    this.#shown = images;
+    this.#shownKey = key;
+    for (const [file, kept] of this.#rendered) if (kept.images.length > 0) this.#rendered.delete(file);
+  }
+
+  /**
    * Renders the body of every .md file in content/'s folders before the schemas are known, so that `load` finds them
    * rendered: the pipeline calls it while esbuild compiles the site's code on the other core. Problems wait for `load`.
    */
@@ -224,6 +240,7 @@ export class MarkdownCollections {
         file: item.file,
         bodyLine: item.front.bodyLine,
         readImage: (image, what) => this.#images.read(image, what),
+        images: this.#shown,
       });
     const { renders, onWorker } = await renderBodies(
       pending.map(({ file, front }) => ({ file, body: front.body, bodyLine: front.bodyLine })),

@@ -34,9 +34,21 @@ export interface MarkdownFile {
   bodyLine: number;
   /** Reads an image file (absolute path); throws an error naming `shown` if it is missing or unreadable. */
   readImage(file: string, shown: string): ImageSource;
+  /** How pictures are shown (site.config.ts's `markdown.images`): see MarkdownImages. */
+  images?: MarkdownImages;
 }
 
-interface Env extends MarkdownFile {
+/**
+ * How the pictures of Markdown bodies are shown: `width`, the CSS pixels of the column they sit in (a picture narrower
+ * than that keeps its own width), and `sizes`; by default the file's width up to 1,200 and sizes made from it.
+ */
+export interface MarkdownImages {
+  width?: number;
+  sizes?: string;
+}
+
+interface Env extends Omit<MarkdownFile, 'images'> {
+  shown?: MarkdownImages;
   slugger: GithubSlugger;
   headings: Heading[];
   links: string[];
@@ -105,7 +117,8 @@ function createMarkdown(): MarkdownIt {
     } catch (error) {
       return problem(error instanceof SiteGenError ? error.message : String(error));
     }
-    const planned = planImage(source, { base: '/' });
+    const { width, sizes } = env.shown ?? {};
+    const planned = planImage(source, { base: '/', width: width && Math.min(width, source.width), sizes });
     env.images.push(...planned.jobs);
     return pictureHtml(planned, { alt, firstScreen: token.meta?.first === true });
   };
@@ -164,7 +177,8 @@ export function fenceLanguages(body: string): string[] {
 
 /** The body parsed, before rendering. */
 export function parseMarkdown(body: string, file: MarkdownFile): { tokens: Token[]; env: Env } {
-  const env: Env = { ...file, slugger: new GithubSlugger(), headings: [], links: [], images: [], problems: [] };
+  const { images: shown, ...rest } = file;
+  const env: Env = { ...rest, shown, slugger: new GithubSlugger(), headings: [], links: [], images: [], problems: [] };
   return { tokens: markdown.parse(body, env), env };
 }
 

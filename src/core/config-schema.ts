@@ -117,9 +117,24 @@ export const headersSchema = z
   })
   .prefault({}) satisfies z.ZodType<SecurityHeadersConfig>;
 
+/** Markdown bodies: how their pictures are shown (see content-and-images.md). */
+export const markdownSchema = z
+  .strictObject({
+    images: z
+      .strictObject({
+        /** The width of the column pictures sit in, in CSS px; default the file's own, up to 1,200. */
+        width: z.number().int().min(16).max(4000).optional(),
+        /** The `sizes` of their `<img>`; default "(min-width: Wpx) Wpx, 100vw" for a shown width W. */
+        sizes: z.string().regex(ONE_LINE, 'must be one line').optional(),
+      })
+      .prefault({}),
+  })
+  .prefault({});
+
 export const configSchema = z.strictObject({
   site: siteSchema,
   build: buildSchema,
+  markdown: markdownSchema,
   deploy: deploySchema,
   headers: headersSchema,
 });

@@ -268,6 +268,8 @@ export class Pipeline {
     shapes: Map<string, PageShape>;
   } = { css: '', attributes: new Set(), critical: new Map(), fonts: new Map(), shapes: new Map() };
   #config: SiteConfig | undefined;
+  /** The config's last load, which the content stage waits for (see #work's content). */
+  #configLoad: Promise<SiteConfig> | undefined;
   #template: string | undefined;
   #publicFiles: OutputFiles | undefined;
   #stylesheet: CompiledStylesheet | undefined;
@@ -456,9 +458,13 @@ export class Pipeline {
   async #work(stage: Stage): Promise<string> {
     const { paths, base } = this.#options;
     switch (stage) {
-      case 'config':
-        this.#config = await loadConfig(paths.config);
+      case 'config': {
+        const loading = loadConfig(paths.config);
+        loading.catch(() => undefined);
+        this.#configLoad = loading;
+        this.#config = await loading;
         return 'config';
+      }
       case 'template':
         this.#template = await readTemplate(paths);
         return 'template';
@@ -482,8 +488,13 @@ export class Pipeline {
           // esbuild compiles the site's code on the other core while this one renders the Markdown bodies.
           const loading = this.#siteLoader.load();
           loading.catch(() => undefined);
+          // The config loads beside the content: bodies are rendered with the last config's picture settings, and
+          // those with pictures again if this one's differ (a first build's, when the config sets them).
+          if (this.#config) this.#markdown.showImages(this.#config.markdown.images);
           await this.#markdown.prepare();
           const site = await loading;
+          const config = await this.#configLoad?.catch(() => undefined);
+          if (config) this.#markdown.showImages(config.markdown.images);
           const markdown = await this.#markdown.load(site.collections);
           const content = { ...validateContent(paths, site, this.#parsed), ...markdown.content };
           const pageContent = reads ? reads.track('c', content) : content;

@@ -156,6 +156,35 @@ built(
   },
 );
 
+built("site.config.ts's markdown.images: the column Markdown pictures are shown in, and their sizes", async () => {
+  const copy = copyFixture(fixture);
+  try {
+    const configure = (images: string) =>
+      copy.edit('site.config.ts', (t) =>
+        t.replace(
+          /export default defineConfig\(\{(\n  markdown: .*,)?/,
+          `export default defineConfig({\n  markdown: { images: ${images} },`,
+        ),
+      );
+    configure('{ width: 640 }');
+    let made = (await buildSite({ config: copy.config, out: tempOut(), write: false })).files;
+    let second = body(text(made, 'notes/second-note/index.html'));
+    // harbour.jpg is 800 px wide: shown at 640, made at 480 and 800 (640 at 2x, capped by the file).
+    assert.match(second, /sizes="\(min-width: 640px\) 640px, 100vw" width="640" height="400" alt="The harbour again/);
+    assert.match(second, /srcset="[^"]*480q80\.jpg 480w, [^"]*800q80\.jpg 800w"/);
+    // A column wider than the file: the picture keeps its own width, never scaled up.
+    configure("{ width: 1000, sizes: '(min-width: 1000px) 1000px, 90vw' }");
+    made = (await buildSite({ config: copy.config, out: tempOut(), write: false })).files;
+    second = body(text(made, 'notes/second-note/index.html'));
+    assert.match(second, /sizes="\(min-width: 1000px\) 1000px, 90vw" width="800" height="500"/);
+    configure('{ width: 0 }');
+    const error = await failure(() => buildSite({ config: copy.config, out: tempOut(), write: false }));
+    assert.match(error.message, /markdown\.images\.width/);
+  } finally {
+    copy.remove();
+  }
+});
+
 built('encodes each image file once, showing its progress: a second build does no image work', async () => {
   assert.ok(first.images.encoded > 0, 'the first build encoded the images');
   assert.is(first.images.encoded, [...files.keys()].filter((f) => f.startsWith('assets/img/')).length);

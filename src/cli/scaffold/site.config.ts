@@ -9,6 +9,8 @@ export default defineConfig({
     description: 'A small site made with site-gen.',
     lang: 'en',
   },
+  // Pictures in the posts are shown in the 40rem (640 px) column of main.css: made and announced (sizes) for that.
+  markdown: { images: { width: 640 } },
   deploy: {
     // `site-gen deploy` uploads dist/ to this S3 bucket (or pass --bucket).
     // bucket: 'my-site-bucket',
