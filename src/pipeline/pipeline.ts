@@ -354,6 +354,9 @@ export class Pipeline {
     const dirty = this.#dirty;
     this.#derivedOnRequest = 0;
     for (const stage of changed) dirty.add(stage);
+    // The content reads one setting of the config (markdown.images: how bodies show their pictures) without waiting for
+    // it (see #work's content): an edited config loads the content again, which looks at the new one.
+    if (dirty.has('config') && this.#config) dirty.add('content');
     for (const stage of STAGES) {
       const needs = stage === 'bundle' ? (['config'] as const) : NEEDS[stage];
       if (needs.some((need) => dirty.has(need))) dirty.add(stage);

@@ -360,6 +360,16 @@ watch('adding, editing and deleting an entry and replacing an image, without a r
     await saved('content/posts/third-note.md');
     assert.not.ok(has('notes/third-note/index.html'), 'the deleted entry has no page');
     assert.not.match(page('notes/index.html'), /Third note/);
+    // A column for Markdown pictures set in the config: the bodies with pictures show them for it at once.
+    assert.match(page('notes/second-note/index.html'), /width="800" height="500" alt="The harbour again/);
+    copy.edit('site.config.ts', (t) =>
+      t.replace(
+        'export default defineConfig({',
+        'export default defineConfig({\n  markdown: { images: { width: 640 } },',
+      ),
+    );
+    await saved('site.config.ts');
+    assert.match(page('notes/second-note/index.html'), /width="640" height="400" alt="The harbour again/);
     // Replacing an image: its pages name new files, and only those are encoded (the others keep their names).
     // The copy is a site of its own: its encoded images live in its own cache folder.
     const copyCache = join(projectPaths(copy.config).cache, 'images');

@@ -180,8 +180,8 @@ builder('a config edit rebuilds everything that reads the config', async (contex
   const outcome = ok(await saved(context, 'site.config.ts'));
   assert.equal(
     outcome.stages,
-    ['config', 'stylesheet', 'render', 'bundle'],
-    'the browserslist sets the CSS and script targets',
+    ['config', 'stylesheet', 'content', 'render', 'bundle'],
+    'the browserslist sets the CSS and script targets; markdown.images, how Markdown bodies show their pictures',
   );
   assert.match(html(context, 'index.html'), 'Renamed Fixture');
 });
