@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { highlighterFor } from '../../src/content/highlight.ts';
+import { widthsFor } from '../../src/images/plan.ts';
 import { DevBuilder } from '../../src/dev/builder.ts';
 import { stagesFor, stagesForAll } from '../../src/dev/invalidate.ts';
 import { BrokenLinkError, ContentError, RenderError } from '../../src/core/errors.ts';
@@ -153,6 +154,17 @@ built(
       second,
       /width="800" height="500" alt="The harbour again, lower down" loading="lazy" decoding="async">/,
     );
+  },
+);
+
+built(
+  'widths: the breakpoints below the largest (twice the shown width, capped by the file), none within 15% of it',
+  () => {
+    const source = (width: number) => ({ width }) as Parameters<typeof widthsFor>[0];
+    assert.equal(widthsFor(source(1280), 640), [480, 800, 1280], '1,200 is within 15% of 1,280');
+    assert.equal(widthsFor(source(4000), 1200), [480, 800, 1200, 1600, 2400]);
+    assert.equal(widthsFor(source(800), 400), [480, 800]);
+    assert.equal(widthsFor(source(300), 300), [300], 'a small file: its own width alone');
   },
 );
 
