@@ -56,9 +56,8 @@ export class MarkdownCollections {
   /** A worker started ahead (see earlyWorker), for the first `prepare`. */
   #early: MarkdownWorker | undefined;
   readonly #onWorker: WorkerCounts = { bodies: 0, blocks: 0 };
-  /** How pictures are shown (site.config.ts's `markdown.images`), and as JSON, to tell a change. */
-  #shown: MarkdownImages = {};
-  #shownKey = '{}';
+  /** How pictures are shown (site.config.ts's `markdown.images`). */
+  #pictures: MarkdownImages = {};
 
   constructor(
     paths: ProjectPaths,
@@ -165,10 +164,8 @@ export class MarkdownCollections {
    * uses the setting last given.
    */
   showImages(images: MarkdownImages): void {
-    const key = JSON.stringify(images);
-    if (key === this.#shownKey) return;
-    this.#shown = images;
-    this.#shownKey = key;
+    if (JSON.stringify(images) === JSON.stringify(this.#pictures)) return;
+    this.#pictures = images;
     for (const [file, kept] of this.#rendered) if (kept.images.length > 0) this.#rendered.delete(file);
   }
 
@@ -240,7 +237,7 @@ export class MarkdownCollections {
         file: item.file,
         bodyLine: item.front.bodyLine,
         readImage: (image, what) => this.#images.read(image, what),
-        images: this.#shown,
+        pictures: this.#pictures,
       });
     const { renders, onWorker } = await renderBodies(
       pending.map(({ file, front }) => ({ file, body: front.body, bodyLine: front.bodyLine })),

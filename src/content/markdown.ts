@@ -35,7 +35,7 @@ export interface MarkdownFile {
   /** Reads an image file (absolute path); throws an error naming `shown` if it is missing or unreadable. */
   readImage(file: string, shown: string): ImageSource;
   /** How pictures are shown (site.config.ts's `markdown.images`): see MarkdownImages. */
-  images?: MarkdownImages;
+  pictures?: MarkdownImages;
 }
 
 /**
@@ -47,8 +47,7 @@ export interface MarkdownImages {
   sizes?: string;
 }
 
-interface Env extends Omit<MarkdownFile, 'images'> {
-  shown?: MarkdownImages;
+interface Env extends MarkdownFile {
   slugger: GithubSlugger;
   headings: Heading[];
   links: string[];
@@ -117,7 +116,7 @@ function createMarkdown(): MarkdownIt {
     } catch (error) {
       return problem(error instanceof SiteGenError ? error.message : String(error));
     }
-    const { width, sizes } = env.shown ?? {};
+    const { width, sizes } = env.pictures ?? {};
     const planned = planImage(source, { base: '/', width: width && Math.min(width, source.width), sizes });
     env.images.push(...planned.jobs);
     return pictureHtml(planned, { alt, firstScreen: token.meta?.first === true });
@@ -177,8 +176,7 @@ export function fenceLanguages(body: string): string[] {
 
 /** The body parsed, before rendering. */
 export function parseMarkdown(body: string, file: MarkdownFile): { tokens: Token[]; env: Env } {
-  const { images: shown, ...rest } = file;
-  const env: Env = { ...rest, shown, slugger: new GithubSlugger(), headings: [], links: [], images: [], problems: [] };
+  const env: Env = { ...file, slugger: new GithubSlugger(), headings: [], links: [], images: [], problems: [] };
   return { tokens: markdown.parse(body, env), env };
 }
 

@@ -1,5 +1,4 @@
 // Encodes the images pages use with sharp, each output file once: kept by name in memory and on disk between builds.
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
@@ -26,9 +25,9 @@ export class ImageStore {
   }
 
   /**
-   * The output files of `jobs`, each encoded only if no earlier run made it. `onProgress` is told of the files to
-   * encode (those neither made by this store nor kept in the cache folder), once before the first and after each; not
-   * at all when every file is kept: a photo's AVIF at a few widths takes seconds, which a build shows.
+   * The output files of `jobs`: first those this store made or the cache folder keeps, read back; then the others,
+   * encoded. `onProgress` is told of those to encode, once before the first and after each (not at all when every file
+   * is kept): a photo's AVIF at a few widths takes seconds, which a build shows.
    */
   async files(
     jobs: Iterable<ImageJob>,
@@ -36,32 +35,48 @@ export class ImageStore {
   ): Promise<Map<string, Uint8Array>> {
     const unique = new Map<string, ImageJob>();
     for (const job of jobs) unique.set(job.file, job);
-    const pending = [...unique.values()];
-    const toEncode = new Set(
-      onProgress ? pending.filter((job) => !this.#made.has(job.file) && !existsSync(this.#cached(job))) : [],
-    );
-    let encoded = 0;
-    if (toEncode.size > 0) onProgress!(0, toEncode.size);
     const out = new Map<string, Uint8Array>();
-    // sharp runs each encode on libvips' threads: a few at a time keeps every core busy without queueing them all.
-    const lanes = Math.max(2, availableParallelism());
-    const next = async (): Promise<void> => {
-      for (let job = pending.shift(); job; job = pending.shift()) {
-        out.set(job.file, await this.#file(job));
-        if (toEncode.has(job)) onProgress!((encoded += 1), toEncode.size);
-      }
-    };
-    await Promise.all(Array.from({ length: lanes }, next));
+    const missing: ImageJob[] = [];
+    await inLanes([...unique.values()], async (job) => {
+      const kept = await this.#kept(job);
+      if (kept) out.set(job.file, kept);
+      else missing.push(job);
+    });
+    let encoded = 0;
+    if (missing.length > 0) onProgress?.(0, missing.length);
+    await inLanes(missing, async (job) => {
+      out.set(job.file, await this.#encoded(job));
+      onProgress?.((encoded += 1), missing.length);
+    });
     return new Map([...out].sort(([a], [b]) => a.localeCompare(b)));
   }
 
-  #file(job: ImageJob): Promise<Uint8Array> {
+  /** The file of `job` if this store made it (or is making it) or the cache folder keeps it. */
+  async #kept(job: ImageJob): Promise<Uint8Array | undefined> {
+    const made = this.#made.get(job.file);
+    if (made) {
+      this.counts.kept += 1;
+      return made;
+    }
+    let data: Uint8Array;
+    try {
+      data = await readFile(this.#cached(job));
+    } catch {
+      return undefined; // not encoded yet
+    }
+    this.counts.kept += 1;
+    if (!this.#made.has(job.file)) this.#made.set(job.file, Promise.resolve(data));
+    return data;
+  }
+
+  /** The file of `job`, encoded once however many ask for it at a time, and kept in the cache folder. */
+  #encoded(job: ImageJob): Promise<Uint8Array> {
     let made = this.#made.get(job.file);
     if (made) {
       this.counts.kept += 1;
       return made;
     }
-    made = this.#readOrEncode(job);
+    made = this.#encode(job);
     made.catch(() => this.#made.delete(job.file));
     this.#made.set(job.file, made);
     return made;
@@ -72,15 +87,8 @@ export class ImageStore {
     return join(this.#dir, job.file.replace(/^.*\//, ''));
   }
 
-  async #readOrEncode(job: ImageJob): Promise<Uint8Array> {
+  async #encode(job: ImageJob): Promise<Uint8Array> {
     const cached = this.#cached(job);
-    try {
-      const data = await readFile(cached);
-      this.counts.kept += 1;
-      return data;
-    } catch {
-      // not encoded yet
-    }
     const data = await encode(job, relative(this.#root, job.source));
     this.counts.encoded += 1;
     await mkdir(this.#dir, { recursive: true });
@@ -90,6 +98,15 @@ export class ImageStore {
     await rename(partial, cached);
     return data;
   }
+}
+
+/** Runs `each` over `items` a few at a time: sharp encodes on libvips' threads, and this keeps every core busy. */
+async function inLanes<T>(items: T[], each: (item: T) => Promise<void>): Promise<void> {
+  const queue = [...items];
+  const lane = async (): Promise<void> => {
+    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await each(item);
+  };
+  await Promise.all(Array.from({ length: Math.max(2, availableParallelism()) }, lane));
 }
 
 /** One output file, upright (EXIF orientation applied), without metadata. */

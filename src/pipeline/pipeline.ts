@@ -491,11 +491,10 @@ export class Pipeline {
           // esbuild compiles the site's code on the other core while this one renders the Markdown bodies.
           const loading = this.#siteLoader.load();
           loading.catch(() => undefined);
-          // The config loads beside the content: bodies are rendered with the last config's picture settings, and
-          // those with pictures again if this one's differ (a first build's, when the config sets them).
-          if (this.#config) this.#markdown.showImages(this.#config.markdown.images);
           await this.#markdown.prepare();
           const site = await loading;
+          // The config loads beside the content: bodies were rendered with the last config's picture settings, and
+          // those with pictures are rendered again if this one's differ (a first build's, when the config sets them).
           const config = await this.#configLoad?.catch(() => undefined);
           if (config) this.#markdown.showImages(config.markdown.images);
           const markdown = await this.#markdown.load(site.collections);
