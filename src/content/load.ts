@@ -2,7 +2,7 @@
 // against its schema and renders its body, then fails once with every entry's problems, or returns the entries.
 import { createHash, hash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import type { z } from 'zod';
 import { ContentError } from '../core/errors.ts';
 import type { ProjectPaths } from '../core/paths.ts';
@@ -55,6 +55,8 @@ export class MarkdownCollections {
   readonly #reuse: boolean;
   /** A worker started ahead (see earlyWorker), for the first `prepare`. */
   #early: MarkdownWorker | undefined;
+  /** A file's text as the build already read it (see the constructor's `texts`). */
+  readonly #texts: ((file: string) => string | undefined) | undefined;
   readonly #onWorker: WorkerCounts = { bodies: 0, blocks: 0 };
   /** How pictures are shown (site.config.ts's `markdown.images`). */
   #pictures: MarkdownImages = {};
@@ -71,6 +73,11 @@ export class MarkdownCollections {
        * rather than held to the build's end (20,000 entries: about 25 MB of the heap).
        */
       reuse?: boolean;
+      /**
+       * A file's text if the build read it already (BuildRecord.take: the record hashes every input as the build
+       * starts), each given once; undefined: read from the disk.
+       */
+      texts?: (file: string) => string | undefined;
     } = {},
   ) {
     this.#paths = paths;
@@ -78,6 +85,7 @@ export class MarkdownCollections {
     this.#reuse = options.reuse ?? true;
     this.#workerFrom = options.workerFrom;
     this.#early = options.worker;
+    this.#texts = options.texts;
   }
 
   /** The bodies a worker thread rendered so far, and the code blocks it highlighted (see markdown-pool.ts). */
@@ -108,11 +116,11 @@ export class MarkdownCollections {
         );
         continue;
       }
-      const { names, texts } = read.get(dir) ?? readMarkdownFiles(dir);
+      const { names, texts } = read.get(dir) ?? this.#readFiles(dir, markdownNames(dir));
       content[name] = [];
-      names.forEach((fileName, index) => {
-        const file = join(dir, fileName);
-        const shown = relative(this.#paths.root, file);
+      const files = this.#files(dir, names);
+      names.forEach((_, index) => {
+        const { file, shown } = files[index]!;
         const text = texts[index]!;
         inputs.push(file);
         hashed.files.push([shown, text]);
@@ -184,8 +192,8 @@ export class MarkdownCollections {
     const listed = markdownFolders(root);
     // Many entries never rendered (a first build): the worker starts now, loading while the files are read.
     const unseen = listed
-      .flatMap(({ dir, names }) => names.map((name) => relative(this.#paths.root, join(dir, name))))
-      .filter((shown) => !this.#rendered.has(shown)).length;
+      .flatMap(({ dir, names }) => this.#files(dir, names))
+      .filter(({ shown }) => !this.#rendered.has(shown)).length;
     const worker = early ?? (unseen > (this.#workerFrom ?? WORKER_FROM) ? MarkdownWorker.start() : undefined);
     try {
       await this.#renderAll(this.#changed(listed), worker);
@@ -194,16 +202,38 @@ export class MarkdownCollections {
     }
   }
 
+  /**
+   * Each of `dir`'s files `names`, absolute and as shown (from the project's root). One `relative` for the folder: one
+   * per file was 0.1 s of a 4,000-entry build's main thread (it resolves both paths against the working directory).
+   */
+  #files(dir: string, names: string[]): Array<{ file: string; shown: string }> {
+    const absolute = resolve(dir);
+    const folder = relative(this.#paths.root, absolute);
+    return names.map((name) => ({ file: `${absolute}${sep}${name}`, shown: folder ? `${folder}${sep}${name}` : name }));
+  }
+
+  /**
+   * A folder's files `names` and their texts, each as the build already read it (see `texts`) or from the disk,
+   * synchronously: thousands of small reads through the thread pool cost four hand-offs each (open, stat, read, close)
+   * and most of a cold build's system time on a busy machine.
+   */
+  #readFiles(dir: string, names: string[]): MarkdownFiles {
+    return {
+      names,
+      texts: this.#files(dir, names).map(({ file }) => this.#texts?.(file) ?? readFileSync(file, 'utf8')),
+    };
+  }
+
   /** The bodies of `listed`'s files never rendered or changed since; keeps the files' texts for `load`. */
   #changed(listed: MarkdownFolder[]): Pending[] {
     const pending: Pending[] = [];
     this.#read.clear();
     for (const { dir, names } of listed) {
-      const texts = readTexts(dir, names);
+      const { texts } = this.#readFiles(dir, names);
       this.#read.set(dir, { names, texts });
-      names.forEach((name, index) => {
-        const file = join(dir, name);
-        const shown = relative(this.#paths.root, file);
+      const files = this.#files(dir, names);
+      names.forEach((_, index) => {
+        const { file, shown } = files[index]!;
         let front: Frontmatter;
         let key: string;
         try {
@@ -320,19 +350,6 @@ interface MarkdownFiles {
   /** The folder's .md file names, sorted. */
   names: string[];
   texts: string[];
-}
-
-/**
- * The texts of a folder's files, read synchronously: thousands of small reads through the thread pool cost four
- * hand-offs each (open, stat, read, close) and most of a cold build's system time on a busy machine.
- */
-function readTexts(dir: string, names: string[]): string[] {
-  return names.map((file) => readFileSync(join(dir, file), 'utf8'));
-}
-
-function readMarkdownFiles(dir: string): MarkdownFiles {
-  const names = markdownNames(dir);
-  return { names, texts: readTexts(dir, names) };
 }
 
 /** Hash of everything the entries were made from: their files' names and texts, and their images' hashes. */

@@ -3,8 +3,8 @@
 // only the files that changed.
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
 import type { SiteConfig } from '../core/config.ts';
 import { siblingOf, withSiblings } from './compress.ts';
 import { hash, toolVersionKey, writeCacheFile } from './page-cache.ts';
@@ -133,12 +133,12 @@ function filesUnder(dir: string): string[] {
   }
 }
 
-/** A hash of a file's content, or "missing". */
-function contentHash(file: string): string {
+/** A file's content, or undefined when it cannot be read. */
+function contentOf(file: string): Buffer | undefined {
   try {
-    return hash(readFileSync(file));
+    return readFileSync(file);
   } catch {
-    return 'missing';
+    return undefined;
   }
 }
 
@@ -201,6 +201,8 @@ export class BuildRecord {
   readonly #day = new Date().toDateString();
   /** Each input's content hash when the build started. */
   readonly #contents = new Map<string, string>();
+  /** The Markdown files' contents as `check` read them, until `take` hands each to the build. */
+  readonly #texts = new Map<string, Buffer>();
   /** The source folders' files when the build started. */
   #sources: string[] = [];
   readonly #tool: string;
@@ -213,6 +215,11 @@ export class BuildRecord {
     this.#flags = flags;
     this.#tool = tool;
     this.#file = join(paths.cache, 'builds', `${hash(paths.config, flags.base, resolve(flags.out))}.json`);
+  }
+
+  /** Whether a record is kept for this project, base and output folder (`check` then tells whether it stands). */
+  kept(): boolean {
+    return existsSync(this.#file);
   }
 
   /** Where the record is kept. */
@@ -230,11 +237,30 @@ export class BuildRecord {
     return h.digest('hex').slice(0, 32);
   }
 
-  /** A file's content hash as this build first read it: what the build is made from, whatever the file holds later. */
-  #contentOf(file: string): string {
+  /**
+   * A file's content hash ("missing" when unreadable) as this build first read it: what the build is made from,
+   * whatever the file holds later. `keep`: the content is kept for `take`.
+   */
+  #contentOf(file: string, keep = false): string {
     let content = this.#contents.get(file);
-    if (content === undefined) this.#contents.set(file, (content = contentHash(file)));
+    if (content === undefined) {
+      const bytes = contentOf(file);
+      this.#contents.set(file, (content = bytes ? hash(bytes) : 'missing'));
+      if (bytes && keep) this.#texts.set(file, bytes);
+    }
     return content;
+  }
+
+  /**
+   * The text of a Markdown file of content/ as `check` read it, once (undefined after, or for any other file): the
+   * build reads its entries from what the record is made of, rather than each file a second time (0.1 s of 4,000
+   * entries' main thread), and an edit made since is built by the next build.
+   */
+  take(file: string): string | undefined {
+    const bytes = this.#texts.get(file);
+    if (!bytes) return undefined;
+    this.#texts.delete(file);
+    return bytes.toString('utf8');
   }
 
   /**
@@ -245,7 +271,9 @@ export class BuildRecord {
     this.#sources = sourceFolders(this.#paths).flatMap(filesUnder);
     // Read now even with no record to compare with: the record this build saves is of these contents, not of the
     // files as they are when it ends (an edit made while it runs must build again).
-    for (const file of [this.#paths.config, ...this.#sources]) this.#contentOf(file);
+    this.#contentOf(this.#paths.config);
+    const markdown = `${this.#paths.content}${sep}`;
+    for (const file of this.#sources) this.#contentOf(file, file.startsWith(markdown) && file.endsWith('.md'));
     let record: RecordFile;
     try {
       record = JSON.parse(readFileSync(this.#file, 'utf8')) as RecordFile;

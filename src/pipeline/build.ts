@@ -94,8 +94,13 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     options.cache === false || options.write === false || options.precompress === false
       ? undefined
       : new BuildRecord(paths, { base, out: options.out });
+  // A first build into the folder (no record to find it unchanged): the Markdown worker, if many files call for one,
+  // starts before the check reads every input, loading Shiki on the other core meanwhile (0.3 s of 4,000 entries').
+  const { earlyWorker } = record?.kept() ? { earlyWorker: undefined } : await import('../content/markdown-pool.ts');
+  let markdownWorker = earlyWorker?.(paths.content);
   const unchanged = record?.check<PageReport>();
   if (unchanged) {
+    markdownWorker?.stop();
     const files = new PagesOnRequest(new Map(), unchanged.files, (file) => readFileSync(join(options.out, file)));
     const none = { fresh: 0, cached: 0 };
     return {
@@ -114,8 +119,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   }
   // What the last build into this folder wrote, for writing only what changed (nothing without the cache).
   const last = record?.last<PageReport>();
-  // Many Markdown files: their worker thread starts now, loading Shiki on the other core while this one loads the rest.
-  const markdownWorker = (await import('../content/markdown-pool.ts')).earlyWorker(paths.content);
+  // Many Markdown files: their worker thread starts now (if not before the check), loading Shiki on the other core while
+  // this one loads the rest.
+  markdownWorker ??= earlyWorker ? undefined : (await import('../content/markdown-pool.ts')).earlyWorker(paths.content);
   // Loaded only now: a build with nothing changed needs none of React, esbuild or lightningcss.
   const { Pipeline } = await import('./pipeline.ts');
   const cache = options.cache === false ? PageCache.scratch() : PageCache.open(paths.cache, paths.config, base);
@@ -150,6 +156,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     lastRenders: last?.keys.renders,
     stream: writer,
     markdownWorker,
+    markdownTexts: record && ((file) => record.take(file)),
   });
   try {
     let output: PipelineOutput;

@@ -110,6 +110,8 @@ export interface PipelineOptions {
   lastRenders?: ReadonlyMap<string, string>;
   /** Build: the Markdown worker, started before this module loaded (see earlyWorker in content/markdown-pool.ts). */
   markdownWorker?: MarkdownWorker;
+  /** Build: a Markdown file's text as the build record read it (BuildRecord.take), or undefined: read it from disk. */
+  markdownTexts?: (file: string) => string | undefined;
   /**
    * Build: takes pages' documents while later pages still render, made with a client bundle of the islands the first
    * pages use (see #renderAll); each page whose final document turns out other is made again at the end.
@@ -303,6 +305,7 @@ export class Pipeline {
     this.#images = new ImageStore(options.paths.cache, options.paths.root);
     this.#markdown = new MarkdownCollections(options.paths, this.#images.sources, {
       worker: options.markdownWorker,
+      texts: options.markdownTexts,
       // A build loads its content once; watch loads it again after every edit.
       reuse: options.mode === 'dev',
     });

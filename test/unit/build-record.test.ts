@@ -4,6 +4,7 @@
 import {
   appendFileSync,
   existsSync,
+  mkdirSync,
   readdirSync,
   readFileSync,
   rmSync,
@@ -147,6 +148,19 @@ record('an edit made while the first build into a folder runs is seen by the nex
   const next = await build();
   assert.not.ok(next.upToDate, 'the next build builds: the record is of the content the first build read');
   assert.ok(page().includes('Edited while building'), 'and shows the edit');
+});
+
+record('the build takes each Markdown file of content/ as the record read it, once; no other file', () => {
+  mkdirSync(join(copy.root, 'content/notes'), { recursive: true });
+  copy.write('content/notes/first.md', '---\ntitle: First\n---\nAs checked.\n');
+  const kept = new BuildRecord(projectPaths(copy.config), { base: '/', out });
+  assert.not.ok(kept.kept(), 'no record before the first build');
+  kept.check();
+  copy.write('content/notes/first.md', '---\ntitle: First\n---\nEdited after the check.\n');
+  const file = join(copy.root, 'content/notes/first.md');
+  assert.is(kept.take(file), '---\ntitle: First\n---\nAs checked.\n', 'the text the record is made of');
+  assert.is(kept.take(file), undefined, 'given once: a second load reads the disk');
+  assert.is(kept.take(join(copy.root, 'content/copy.ts')), undefined, 'a content module is not kept');
 });
 
 record('another --base or --out builds, and each output folder keeps its own record', async () => {
