@@ -6,6 +6,7 @@ import { WriteError } from '../core/errors.ts';
 import type { BuildResult, PageReport } from '../pipeline/build.ts';
 import { duration, progressMode, ProgressView } from './build-progress.ts';
 import { boundHeapGrowth } from '../pipeline/heap.ts';
+import { optimiseLater } from '../pipeline/jit.ts';
 import { configOption, outOption } from './options.ts';
 
 interface BuildFlags {
@@ -42,6 +43,7 @@ export function addBuildCommand(program: Command): void {
     .action(async (flags: BuildFlags) => {
       // Before the site's code loads: from then on the heap holds the site, then the pages' records.
       boundHeapGrowth();
+      optimiseLater();
       // Loaded when the command runs: the build's packages (esbuild, lightningcss, css-select, React's renderer) are most
       // of the start-up time, which --help and the other commands do not need to pay.
       const { buildSite } = await import('../pipeline/build.ts');
