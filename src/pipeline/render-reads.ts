@@ -113,13 +113,15 @@ interface Meta {
    * The last `g` read of each property, as a render repeats it: what the property held (ABSENT: not its own) and gave,
    * and the read's id. A write through the Proxy forgets them all (nothing else can write: the site's code holds only
    * Proxies). One memo for `g` reads, not one here and one in `last`: at 100,000 entries read by the site as it loads
-   * and by a page each, a second cost about 50 MB. Made once a second recording reads the object (see `readBy`).
+   * and by a page each, a second cost about 50 MB. Made once a third recording reads the object (see `readBy`).
    */
   fast?: Map<PropertyKey, Remembered>;
   /**
-   * The recording that first made a `g` read of it, until `fast` is made: most objects (an entry of thousands) are read
-   * by one page, which gains nothing from a memo of them (a Map and an entry per property: about 30 MB at 100,003
-   * pages). A read again by that page takes the recording's own memo (Recording.again).
+   * The recording that first made a `g` read of it (its serial), then the second (negated), until `fast` is made by a
+   * third: most objects (an entry of thousands) are read by one page, or by two (an index, then the entry's own page),
+   * which gain nothing from a memo of them (a Map and an entry per property: about 30 MB at 100,003 pages, and its making
+   * for the second reader about 7% of the time of 4,000 entries' pages, an index then each). A read again by the same page takes
+   * the recording's own memo (Recording.again).
    */
   readBy?: number;
 }
@@ -549,8 +551,8 @@ export class ContentReads {
   }
 
   /**
-   * Remembers the `g` read `id` of `prop` in `meta.fast` (see Meta.fast): from the second page that reads the object
-   * on (see Meta.readBy), and for the first in its recording alone (Recording.again) once it reads it `again`; none for
+   * Remembers the `g` read `id` of `prop` in `meta.fast` (see Meta.fast): from the third page that reads the object
+   * on (see Meta.readBy), and for the first two in their recordings alone (Recording.again) once it reads it `again`; none for
    * the site's own reads as it loads, and at once for a memo made as it loads, whose reads (the site's) every page is
    * then given as the site's one read.
    */
@@ -558,8 +560,12 @@ export class ContentReads {
     const recording = this.#recording;
     if (!recording || recording === this.#loading) return;
     if (!meta.fast && !this.#loading) {
-      meta.readBy ??= recording.serial;
-      if (meta.readBy === recording.serial) {
+      const by = meta.readBy;
+      // The first reader as it is, the second negated, the third makes the memo every later page takes.
+      if (by === undefined) meta.readBy = recording.serial;
+      else if (by !== recording.serial && by !== -recording.serial)
+        meta.readBy = by > 0 ? -recording.serial : undefined;
+      if (meta.readBy !== undefined) {
         // Remembered once read again: most properties a page reads once (its own entry's fields).
         if (!again) return;
         let props = (recording.again ??= new Map()).get(meta);
@@ -567,7 +573,6 @@ export class ContentReads {
         props.set(prop, { value, wrapped, id });
         return;
       }
-      meta.readBy = undefined;
     }
     (meta.fast ??= new Map()).set(prop, { value, wrapped, id });
   }

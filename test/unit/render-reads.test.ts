@@ -181,12 +181,14 @@ tracker('groups each read by its path’s root and first two properties, its obj
 tracker('a page reading a field twice records one read; the next pages reading it record that read', () => {
   const reads = new ContentReads();
   const content = reads.track('c', { entry: { title: 'Night Drive' } });
-  // The first page reads the entry through the read's text (no memo yet), then the next ones through their memo.
-  const pages = [0, 1, 2].map(() => reads.record(() => content.entry.title + content.entry.title).reads);
+  // The first two pages read the entry through the read's text, each again through its own memo; the third makes the
+  // memo the next ones read through.
+  const pages = [0, 1, 2, 3].map(() => reads.record(() => content.entry.title + content.entry.title).reads);
   for (const page of pages)
     assert.equal(readsOf(reads, page), ['g["c","entry","title"] = sNight Drive', 'g["c","entry"] = o']);
   assert.equal(pages[1]!.ids, pages[0]!.ids, 'the same reads, by the same ids');
   assert.equal(pages[2]!.ids, pages[0]!.ids);
+  assert.equal(pages[3]!.ids, pages[0]!.ids);
   // Written, the memo is forgotten: the next page reads the field as it is now.
   (content.entry as { title: string }).title = 'Day Ride';
   const after = reads.record(() => content.entry.title).reads;
