@@ -251,6 +251,14 @@ export class BuildRecord {
     return content;
   }
 
+  /** Whether `file` is a Markdown entry: a .md file in a folder of content/ (see content/files.ts), which `take` gives. */
+  #isEntry(file: string): boolean {
+    const content = `${this.#paths.content}${sep}`;
+    if (!file.startsWith(content) || !file.endsWith('.md')) return false;
+    const folder = file.indexOf(sep, content.length);
+    return folder > content.length && file.indexOf(sep, folder + 1) === -1;
+  }
+
   /**
    * The text of a Markdown file of content/ as `check` read it, once (undefined after, or for any other file): the
    * build reads its entries from what the record is made of, rather than each file a second time (0.1 s of 4,000
@@ -272,8 +280,7 @@ export class BuildRecord {
     // Read now even with no record to compare with: the record this build saves is of these contents, not of the
     // files as they are when it ends (an edit made while it runs must build again).
     this.#contentOf(this.#paths.config);
-    const markdown = `${this.#paths.content}${sep}`;
-    for (const file of this.#sources) this.#contentOf(file, file.startsWith(markdown) && file.endsWith('.md'));
+    for (const file of this.#sources) this.#contentOf(file, this.#isEntry(file));
     let record: RecordFile;
     try {
       record = JSON.parse(readFileSync(this.#file, 'utf8')) as RecordFile;

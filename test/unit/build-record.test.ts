@@ -153,6 +153,9 @@ record('an edit made while the first build into a folder runs is seen by the nex
 record('the build takes each Markdown file of content/ as the record read it, once; no other file', () => {
   mkdirSync(join(copy.root, 'content/notes'), { recursive: true });
   copy.write('content/notes/first.md', '---\ntitle: First\n---\nAs checked.\n');
+  mkdirSync(join(copy.root, 'content/notes/drafts'));
+  copy.write('content/notes/drafts/second.md', 'Not an entry.\n');
+  copy.write('content/top.md', 'Not an entry either.\n');
   const kept = new BuildRecord(projectPaths(copy.config), { base: '/', out });
   assert.not.ok(kept.kept(), 'no record before the first build');
   kept.check();
@@ -161,6 +164,8 @@ record('the build takes each Markdown file of content/ as the record read it, on
   assert.is(kept.take(file), '---\ntitle: First\n---\nAs checked.\n', 'the text the record is made of');
   assert.is(kept.take(file), undefined, 'given once: a second load reads the disk');
   assert.is(kept.take(join(copy.root, 'content/copy.ts')), undefined, 'a content module is not kept');
+  assert.is(kept.take(join(copy.root, 'content/notes/drafts/second.md')), undefined, 'nor a file deeper than a folder');
+  assert.is(kept.take(join(copy.root, 'content/top.md')), undefined, 'nor one beside the folders');
 });
 
 record('another --base or --out builds, and each output folder keeps its own record', async () => {
