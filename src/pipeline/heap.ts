@@ -1,6 +1,7 @@
 // How a build keeps V8's heap close to its live data, so peak memory follows the pages: bounded growth, one collection.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { givenFlags, setFlagUnlessGiven } from './v8-flags.ts';
 
 /**
  * After each full collection V8 lets the old generation grow to up to four times what survived it before collecting
@@ -12,13 +13,8 @@ import { runInNewContext } from 'node:vm';
 export const HEAP_GROWING_PERCENT = 20;
 
 /** The V8 flag, unless the user chose a growth of their own (in NODE_OPTIONS or on node's command line). */
-export function boundHeapGrowth(
-  percent = HEAP_GROWING_PERCENT,
-  given: readonly string[] = [...process.execArgv, process.env.NODE_OPTIONS ?? ''],
-): boolean {
-  if (given.some((arg) => /--heap[-_]growing[-_]percent/.test(arg))) return false;
-  setFlagsFromString(`--heap-growing-percent=${percent}`);
-  return true;
+export function boundHeapGrowth(percent = HEAP_GROWING_PERCENT, given: readonly string[] = givenFlags()): boolean {
+  return setFlagUnlessGiven('heap-growing-percent', percent, given);
 }
 
 /**

@@ -1,5 +1,5 @@
 // How a build asks V8 to optimise its code later: a build is a few seconds of many functions, not a server's hours of few.
-import { setFlagsFromString } from 'node:v8';
+import { givenFlags, setFlagUnlessGiven } from './v8-flags.ts';
 
 /**
  * V8 compiles a function with its optimising compiler (TurboFan) once it has run about this many bytes of its bytecode
@@ -12,11 +12,6 @@ import { setFlagsFromString } from 'node:v8';
 export const INTERRUPT_BUDGET = 4 * 67_584;
 
 /** The V8 flag, unless the user chose a budget of their own (in NODE_OPTIONS or on node's command line). */
-export function optimiseLater(
-  budget = INTERRUPT_BUDGET,
-  given: readonly string[] = [...process.execArgv, process.env.NODE_OPTIONS ?? ''],
-): boolean {
-  if (given.some((arg) => /--interrupt[-_]budget(?![-_])/.test(arg))) return false;
-  setFlagsFromString(`--interrupt-budget=${budget}`);
-  return true;
+export function optimiseLater(budget = INTERRUPT_BUDGET, given: readonly string[] = givenFlags()): boolean {
+  return setFlagUnlessGiven('interrupt-budget', budget, given);
 }
