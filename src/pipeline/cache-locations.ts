@@ -52,6 +52,11 @@ export class LocationMap {
     return this;
   }
 
+  /** Forgets `key` (its slot stays unused: a rare case, an entry that could not be kept). */
+  delete(key: string): boolean {
+    return this.#slots.delete(key);
+  }
+
   clear(): void {
     this.#slots.clear();
     this.#packNames.length = 0;

@@ -217,11 +217,22 @@ export class PackStore {
     }
   }
 
-  /** Keeps `value` under `key`: appended to this run's pack now, so memory never holds more than the entry. */
+  /**
+   * Keeps `value` under `key`: appended to this run's pack now, so memory never holds more than the entry. A value V8
+   * cannot serialize (a Proxy, a function) is not kept, nor anything kept under `key` before: that entry alone is
+   * missed. It once counted as a failed disk, and the whole build kept nothing more (nor its index).
+   */
   set(key: string, value: unknown): void {
     if (this.#failed) return;
+    let bytes: Buffer;
     try {
-      const bytes = serialize(value);
+      bytes = serialize(value);
+    } catch {
+      this.#next.delete(key);
+      this.#changed = true;
+      return;
+    }
+    try {
       const writing = this.#pack();
       const offset = writing.size;
       writing.size += bytes.byteLength;

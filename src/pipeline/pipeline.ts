@@ -673,10 +673,12 @@ export class Pipeline {
               memo,
             },
           );
-        // Its head may hold content objects: kept as plain data, read whole within the render.
+        // Its head and its pictures (a Markdown entry's, its `images`) may hold content objects: kept as plain data,
+        // read whole within the render. The cache stores only plain data: one Proxy in a render, and nothing more was
+        // stored for the rest of the build (a site with a Markdown picture rendered every page on every build).
         const made = reads?.record(() => {
           const rendered = render();
-          return { ...rendered, head: reads.snapshot(rendered.head) };
+          return { ...rendered, head: reads.snapshot(rendered.head), images: reads.snapshot(rendered.images) };
         });
         page = made ? made.value : render();
         pageHash = this.#renderHash(plan, page, htmlHash);

@@ -209,6 +209,8 @@ built('encodes each image file once, showing its progress: a second build does n
   const steps = new Set<string>();
   const again = await buildSite({ config, out: tempOut(), write: false, onProgress: ({ step }) => steps.add(step) });
   assert.equal(again.images, { encoded: 0, kept: first.images.encoded });
+  // Every page read back from the cache: a render whose pictures came from the entries is kept like any other.
+  assert.equal(again.rendered, { kept: first.pages.length, made: 0 }, 'no page rendered again');
   assert.not.ok(steps.has('images'), 'no image step when every file is in the cache');
   assert.ok(steps.has('render'));
 });

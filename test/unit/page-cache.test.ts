@@ -225,4 +225,27 @@ reads(
   },
 );
 
+reads(
+  'a value the cache cannot keep (a Proxy) is missed alone: the entries after it and the index are kept',
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'site-gen-pack-'));
+    try {
+      const store = PackStore.open(dir);
+      store.set('before', { page: 'kept' });
+      store.set('replaced', { page: 'the last run' });
+      store.set('replaced', new Proxy({ page: 'a render holding content' }, {}));
+      store.set('after', { page: 'kept too' });
+      await store.save();
+      await store.close();
+      const next = PackStore.open(dir);
+      assert.equal(next.get('before'), { page: 'kept' });
+      assert.is(next.get('replaced'), undefined, 'not what was set under its key before');
+      assert.equal(next.get('after'), { page: 'kept too' });
+      await next.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);
+
 reads.run();
