@@ -116,9 +116,11 @@ export class MarkdownCollections {
         );
         continue;
       }
-      const { names, texts } = read.get(dir) ?? this.#readFiles(dir, markdownNames(dir));
+      const prepared = read.get(dir);
+      const names = prepared?.names ?? markdownNames(dir);
+      const files = prepared?.files ?? this.#files(dir, names);
+      const texts = prepared?.texts ?? this.#textsOf(files);
       content[name] = [];
-      const files = this.#files(dir, names);
       names.forEach((_, index) => {
         const { file, shown } = files[index]!;
         const text = texts[index]!;
@@ -189,11 +191,9 @@ export class MarkdownCollections {
       early?.stop();
       return;
     }
-    const listed = markdownFolders(root);
+    const listed = markdownFolders(root).map(({ dir, names }) => ({ dir, names, files: this.#files(dir, names) }));
     // Many entries never rendered (a first build): the worker starts now, loading while the files are read.
-    const unseen = listed
-      .flatMap(({ dir, names }) => this.#files(dir, names))
-      .filter(({ shown }) => !this.#rendered.has(shown)).length;
+    const unseen = listed.flatMap(({ files }) => files).filter(({ shown }) => !this.#rendered.has(shown)).length;
     const worker = early ?? (unseen > (this.#workerFrom ?? WORKER_FROM) ? MarkdownWorker.start() : undefined);
     try {
       await this.#renderAll(this.#changed(listed), worker);
@@ -206,32 +206,28 @@ export class MarkdownCollections {
    * Each of `dir`'s files `names`, absolute and as shown (from the project's root). One `relative` for the folder: one
    * per file was 0.1 s of a 4,000-entry build's main thread (it resolves both paths against the working directory).
    */
-  #files(dir: string, names: string[]): Array<{ file: string; shown: string }> {
+  #files(dir: string, names: string[]): ShownFile[] {
     const absolute = resolve(dir);
     const folder = relative(this.#paths.root, absolute);
     return names.map((name) => ({ file: `${absolute}${sep}${name}`, shown: folder ? `${folder}${sep}${name}` : name }));
   }
 
   /**
-   * A folder's files `names` and their texts, each as the build already read it (see `texts`) or from the disk,
-   * synchronously: thousands of small reads through the thread pool cost four hand-offs each (open, stat, read, close)
-   * and most of a cold build's system time on a busy machine.
+   * The texts of `files`, each as the build already read it (see `texts`) or from the disk, synchronously: thousands of
+   * small reads through the thread pool cost four hand-offs each (open, stat, read, close) and most of a cold build's
+   * system time on a busy machine.
    */
-  #readFiles(dir: string, names: string[]): MarkdownFiles {
-    return {
-      names,
-      texts: this.#files(dir, names).map(({ file }) => this.#texts?.(file) ?? readFileSync(file, 'utf8')),
-    };
+  #textsOf(files: ShownFile[]): string[] {
+    return files.map(({ file }) => this.#texts?.(file) ?? readFileSync(file, 'utf8'));
   }
 
   /** The bodies of `listed`'s files never rendered or changed since; keeps the files' texts for `load`. */
-  #changed(listed: MarkdownFolder[]): Pending[] {
+  #changed(listed: Array<MarkdownFolder & { files: ShownFile[] }>): Pending[] {
     const pending: Pending[] = [];
     this.#read.clear();
-    for (const { dir, names } of listed) {
-      const { texts } = this.#readFiles(dir, names);
-      this.#read.set(dir, { names, texts });
-      const files = this.#files(dir, names);
+    for (const { dir, names, files } of listed) {
+      const texts = this.#textsOf(files);
+      this.#read.set(dir, { names, files, texts });
       names.forEach((_, index) => {
         const { file, shown } = files[index]!;
         let front: Frontmatter;
@@ -346,9 +342,16 @@ export class MarkdownCollections {
   }
 }
 
+/** A Markdown file: its absolute path, and as shown (from the project's root). */
+interface ShownFile {
+  file: string;
+  shown: string;
+}
+
 interface MarkdownFiles {
   /** The folder's .md file names, sorted. */
   names: string[];
+  files: ShownFile[];
   texts: string[];
 }
 

@@ -133,8 +133,8 @@ function filesUnder(dir: string): string[] {
   }
 }
 
-/** A file's content, or undefined when it cannot be read. */
-function contentOf(file: string): Buffer | undefined {
+/** A file's bytes, or undefined when it cannot be read. */
+function readInput(file: string): Buffer | undefined {
   try {
     return readFileSync(file);
   } catch {
@@ -244,7 +244,7 @@ export class BuildRecord {
   #contentOf(file: string, keep = false): string {
     let content = this.#contents.get(file);
     if (content === undefined) {
-      const bytes = contentOf(file);
+      const bytes = readInput(file);
       this.#contents.set(file, (content = bytes ? hash(bytes) : 'missing'));
       if (bytes && keep) this.#texts.set(file, bytes);
     }
