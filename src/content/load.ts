@@ -1,9 +1,9 @@
 // Loads the Markdown collections declared in content/schema.ts: reads each folder, checks every entry's frontmatter
 // against its schema and renders its body, then fails once with every entry's problems, or returns the entries.
-import { createHash, hash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import type { z } from 'zod';
+import { digest, digestHex, shortHex } from '../core/digest.ts';
 import { ContentError } from '../core/errors.ts';
 import type { ProjectPaths } from '../core/paths.ts';
 import { describeIssue } from '../core/validate.ts';
@@ -357,13 +357,13 @@ interface MarkdownFiles {
 
 /** Hash of everything the entries were made from: their files' names and texts, and their images' hashes. */
 function fingerprintOf({ files, images }: { files: Array<[shown: string, text: string]>; images: string[] }): string {
-  const fingerprint = createHash('sha256');
+  const fingerprint = digest();
   for (const [shown, text] of files) fingerprint.update(shown).update('\0').update(text).update('\0');
   for (const image of images) fingerprint.update(image);
-  return fingerprint.digest('hex').slice(0, 32);
+  return shortHex(fingerprint);
 }
 
 /** What a body's render depends on: its text and the line it starts on. */
 function bodyKey(front: Frontmatter): string {
-  return hash('sha256', `${front.bodyLine}\0${front.body}`);
+  return digestHex(`${front.bodyLine}\0${front.body}`);
 }

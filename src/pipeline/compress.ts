@@ -1,5 +1,5 @@
 // Brotli and gzip of the output: settings per kind of file, each distinct content compressed once, off the main thread, kept between builds.
-import { createHash } from 'node:crypto';
+import { digest, shortHex } from '../core/digest.ts';
 import { availableParallelism } from 'node:os';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { promisify } from 'node:util';
@@ -614,11 +614,11 @@ export class Compressor {
   keyOf(path: string, data: Uint8Array | string): string {
     const settings = compressionSettings(path, byteLength(data));
     const params = brotliParams(data, settings.brotliQuality);
-    return createHash('sha256')
-      .update(`${JSON.stringify(params)}-gz${settings.gzipLevel}-${JSON.stringify(settings.retry ?? null)}\0`)
-      .update(data)
-      .digest('hex')
-      .slice(0, 32);
+    return shortHex(
+      digest()
+        .update(`${JSON.stringify(params)}-gz${settings.gzipLevel}-${JSON.stringify(settings.retry ?? null)}\0`)
+        .update(data),
+    );
   }
 
   /**

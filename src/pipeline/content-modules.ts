@@ -1,10 +1,10 @@
 // Compiles each content data file on its own and keeps it, so that an edit compiles that file again and Node keeps the rest.
 import type { Plugin } from 'esbuild';
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { digest, shortHex } from '../core/digest.ts';
 import { RenderError } from '../core/errors.ts';
 import { bundleForNode, codeHash, inputsOf, nodeBundleOptions } from './server-bundle.ts';
 import { TRACKER_MODULE } from './render-reads.ts';
@@ -199,13 +199,13 @@ export function jsonBody(text: string): string | undefined {
  * another took tens of milliseconds there. `read` gives a file's bytes (undefined: missing), for a caller that has one.
  */
 export function sourcesHash(files: string[], read: (file: string) => Buffer | undefined = readIfThere): string {
-  const hash = createHash('sha256');
+  const hash = digest();
   for (const file of files) {
     const text = read(file);
     hash.update(`${file}\0${text ? text.length : 'missing'}\0`);
     if (text) hash.update(text);
   }
-  return hash.digest('hex');
+  return shortHex(hash);
 }
 
 /** A file's bytes, or undefined when it cannot be read (a missing file). */

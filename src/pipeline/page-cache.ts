@@ -1,11 +1,11 @@
 // What `site-gen build` keeps between builds: each page's render and links, the client bundle and the compressed
 // output files other than pages, named by a hash of everything each was made from, so unchanged work is read back.
-import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { PackStore } from './cache-store.ts';
+import { digest, shortHex } from '../core/digest.ts';
 import { toolModule, toolRoot } from '../core/paths.ts';
 import type { ClientBundle } from './bundle.ts';
 import { asBuffer, type Compressed, type CompressionStore } from './compress.ts';
@@ -21,13 +21,12 @@ interface CachedBundle {
 }
 
 /**
- * The first 32 hex digits of the SHA-256 of the parts. Made from the first 16 bytes of the digest: a slice of the
- * 64-digit hex string would keep the whole string alive behind it, and a build keeps several of these a page.
+ * 32 hex digits of the hash of the parts, each ended by a NUL (src/core/digest.ts).
  */
 export function hash(...parts: Array<string | Uint8Array>): string {
-  const h = createHash('sha256');
+  const h = digest();
   for (const part of parts) h.update(part).update('\0');
-  return h.digest().toString('hex', 0, 16);
+  return shortHex(h);
 }
 
 let toolKey: string | undefined;

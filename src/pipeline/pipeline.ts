@@ -1,9 +1,9 @@
 // The one stage graph of site-gen: what each stage needs, run whole by `site-gen build` and again, in part, by `site-gen watch`.
-import { createHash } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import type { SiteConfig } from '../core/config.ts';
+import { digest, shortHex } from '../core/digest.ts';
 import type { ErrorScreenComponent } from '../error-screen.tsx';
 import { TemplateError } from '../core/errors.ts';
 import type { HeadHook } from '../core/head.ts';
@@ -1135,7 +1135,7 @@ export async function readTemplate(paths: ProjectPaths): Promise<string> {
  * (at 100,003 pages, 33 MB held from the render to the end of the build).
  */
 function islandsKey(rendered: readonly RenderedRoute[]): string {
-  const digest = createHash('sha256');
-  for (const { entry, islands } of rendered) digest.update(JSON.stringify([entry, islands])).update(',');
-  return digest.digest('hex');
+  const hashed = digest();
+  for (const { entry, islands } of rendered) hashed.update(JSON.stringify([entry, islands])).update(',');
+  return shortHex(hashed);
 }

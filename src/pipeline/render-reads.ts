@@ -1,5 +1,5 @@
 // Records what of the content each page's render reads, so that a build renders again only the pages whose reads changed.
-import { createHash, hash } from 'node:crypto';
+import { digest, digestHex, shortHex } from '../core/digest.ts';
 
 /**
  * One read, as a string: its kind, the path read (a JSON array: the root, then each property), then after a
@@ -37,7 +37,7 @@ export function kindOf(value: object): 'o' | 'a' | 'n' | undefined {
 
 /** Long strings are kept by hash: a Markdown body read once should not sit in the record whole. */
 export function text(prefix: string, value: string): string {
-  return value.length <= 64 ? prefix + value : `h${prefix}${hash('sha256', value).slice(0, 32)}`;
+  return value.length <= 64 ? prefix + value : `h${prefix}${digestHex(value)}`;
 }
 
 /**
@@ -271,14 +271,14 @@ export class ContentReads {
 
   /** Every read made so far (the site's: see recordSite) as one `S` read, their texts let go; its id. */
   #siteOnce(): number {
-    const digest = createHash('sha256');
+    const hashed = digest();
     // Each text with its length: no two lists of texts hash as one.
     for (let id = 0; id < this.reads.length; id += 1)
-      digest.update(`${this.reads[id]!.length}:`).update(this.reads[id]!);
+      hashed.update(`${this.reads[id]!.length}:`).update(this.reads[id]!);
     const end = this.reads.length;
     this.reads.fill('', 0, end);
     this.#ids = new Map();
-    const read = ['S', SEPARATOR, 'S', digest.digest('hex').slice(0, 32)].join('');
+    const read = ['S', SEPARATOR, 'S', shortHex(hashed)].join('');
     const id = this.reads.push(read) - 1;
     this.#ids.set(read, id);
     let group = this.#groups.get('S');

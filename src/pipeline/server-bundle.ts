@@ -1,9 +1,9 @@
 // Bundles the site's TypeScript (config, content, pages) for Node with esbuild and imports the result.
 import { build, type BuildOptions, type Message, type Metafile, type Plugin } from 'esbuild';
-import { createHash } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { digestHex } from '../core/digest.ts';
 import { toolRoot } from '../core/paths.ts';
 import type { EsbuildCache } from './esbuild-cache.ts';
 import { linkPackages, PackagesUnresolved, publicEntryForNode, publicEntryForNodeOneByOne } from './public-entry.ts';
@@ -107,7 +107,7 @@ export async function bundleForNode(
 }
 
 export function codeHash(code: string): string {
-  return createHash('sha256').update(code).digest('hex').slice(0, 32);
+  return digestHex(code);
 }
 
 let loads = 0;

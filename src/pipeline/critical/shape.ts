@@ -1,5 +1,5 @@
 // The page as critical CSS sees it: pages with the same shape get the same critical CSS, so it is derived once for them.
-import { createHash } from 'node:crypto';
+import { digestHex } from '../../core/digest.ts';
 import { type HtmlReader, scanHtml } from '../html-scan.ts';
 import { readIdentifier, unescapeIdentifier } from './selectors.ts';
 
@@ -59,7 +59,7 @@ export function shapeReader(matched: ReadonlySet<string>): { reader: HtmlReader;
     },
     shape() {
       flush();
-      return createHash('sha256').update(shape).digest('hex');
+      return digestHex(shape);
     },
   };
 }
