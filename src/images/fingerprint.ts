@@ -1,12 +1,17 @@
-// A fingerprint of the image files a site's pages may show: part of each kept page's key, so replacing one renders again.
+// The image files a site's pages may show, each by its size and modification time: a page that showed one is rendered
+// again when it is replaced, and only such a page.
 import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 
 const IMAGE = /\.(jpe?g|png|webp|avif)$/i;
 
-/** Every image file under `dirs` with its size and modification time (no bytes read: this runs on every build). */
-export function imagesFingerprint(dirs: string[]): string {
-  const parts: string[] = [];
+/**
+ * Every image file under `dirs`, by its path relative to `root`, with its size and modification time (no bytes read:
+ * this runs on every build). A plain object without prototype: a build's renders read it through the content tracker,
+ * one file each (see Pipeline#imageReader), so a replaced file renders again the pages that showed it.
+ */
+export function imageFingerprints(root: string, dirs: string[]): Record<string, string> {
+  const found: Record<string, string> = Object.create(null);
   for (const dir of dirs) {
     let names: string[];
     try {
@@ -16,8 +21,15 @@ export function imagesFingerprint(dirs: string[]): string {
     }
     for (const name of names.filter((file) => IMAGE.test(file)).sort()) {
       const info = statSync(join(dir, name), { throwIfNoEntry: false });
-      if (info) parts.push(`${join(dir, name)}:${info.size}:${info.mtimeMs}`);
+      if (info) found[relative(root, join(dir, name))] = `${info.size}:${info.mtimeMs}`;
     }
   }
-  return parts.join('\n');
+  return found;
+}
+
+/** The fingerprints as one text, for a key that must change with any of them (a render not recorded read by read). */
+export function fingerprintText(fingerprints: Record<string, string>): string {
+  return Object.entries(fingerprints)
+    .map(([file, stamp]) => `${file}:${stamp}`)
+    .join('\n');
 }

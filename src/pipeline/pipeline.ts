@@ -1,7 +1,7 @@
 // The one stage graph of site-gen: what each stage needs, run whole by `site-gen build` and again, in part, by `site-gen watch`.
 import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import type { SiteConfig } from '../core/config.ts';
 import { digest, shortHex } from '../core/digest.ts';
 import type { ErrorScreenComponent } from '../error-screen.tsx';
@@ -54,7 +54,7 @@ import type { MarkdownWorker } from '../content/markdown-pool.ts';
 import { markdownSources } from '../content/links.ts';
 import { resolveRoutes } from '../content/routes.ts';
 import { ImageStore } from '../images/encode.ts';
-import { imagesFingerprint } from '../images/fingerprint.ts';
+import { fingerprintText, imageFingerprints } from '../images/fingerprint.ts';
 
 /**
  * The stages whose results are kept between runs, in the order they are reported. After them every run does, per
@@ -619,12 +619,11 @@ export class Pipeline {
     const records = reads && new ReadRecords(reads, cache.reads());
     // Island props' content objects, made into JSON once for every page (see ContentReads.memo).
     const memo: PropsMemo | undefined = reads && ((value, compute) => reads.memo(value, compute));
-    const siteKey = siteRenderKey(
-      site.code,
-      this.#config,
-      base,
-      imagesFingerprint([dirname(this.paths.routes), this.paths.content]),
-    );
+    // The image files <Image> may show: with reads recorded, each page depends on those it showed (see #imageReader);
+    // else every render key names them all, and a replaced image renders every page again.
+    const images = imageFingerprints(this.paths.root, [dirname(this.paths.routes), this.paths.content]);
+    const imageFiles = reads?.track('i', images);
+    const siteKey = siteRenderKey(site.code, this.#config, base, imageFiles ? '' : fingerprintText(images));
     const shared = new Map<string, never[]>();
     const share = <T>(values: T[]): T[] => {
       const id = JSON.stringify(values);
@@ -668,7 +667,7 @@ export class Pipeline {
             { ...props, path: plan.path },
             {
               base,
-              images: this.#imageReader(),
+              images: this.#imageReader(imageFiles),
               collect,
               memo,
             },
@@ -903,9 +902,22 @@ export class Pipeline {
     });
   }
 
-  /** How a render reads image files: through the store, so each file is read once while it stays the same. */
-  #imageReader() {
-    return { root: this.paths.root, source: this.#images.sources.read.bind(this.#images.sources) };
+  /**
+   * How a render's <Image> reads its file: through the store, so each file is read once while it stays the same. With
+   * `files`, the image files' fingerprints as the content tracker gives them (see imageFingerprints), the render reads
+   * the one it shows there too: the page is rendered again when that file is replaced, and not for any other file.
+   * They are every file <Image> may show (it takes none outside src/site/ and content/).
+   */
+  #imageReader(files?: Record<string, string>) {
+    const { root } = this.paths;
+    const sources = this.#images.sources;
+    return {
+      root,
+      source: (file: string, shown: string) => {
+        if (files) readFingerprint(files, relative(root, resolve(file)));
+        return sources.read(file, shown);
+      },
+    };
   }
 
   #inputs(): string[] {
@@ -1138,4 +1150,9 @@ function islandsKey(rendered: readonly RenderedRoute[]): string {
   const hashed = digest();
   for (const { entry, islands } of rendered) hashed.update(JSON.stringify([entry, islands])).update(',');
   return shortHex(hashed);
+}
+
+/** `file`'s fingerprint, read through the content tracker (see Pipeline#imageReader): the read is the page's. */
+function readFingerprint(files: Record<string, string>, file: string): string | undefined {
+  return files[file];
 }

@@ -215,6 +215,32 @@ built('encodes each image file once, showing its progress: a second build does n
   assert.ok(steps.has('render'));
 });
 
+built('an image file added or replaced renders again only the pages that show it', async () => {
+  const copy = copyFixture(fixture);
+  try {
+    const build = () => buildSite({ config: copy.config, out: tempOut(), write: false });
+    const pages = (await build()).pages.length;
+    assert.equal((await build()).rendered, { kept: pages, made: 0 });
+    // A file no page shows: every page is kept (every page was rendered again when any image file changed).
+    const png = (width: number) =>
+      sharp({ create: { width, height: 200, channels: 3, background: { r: 200, g: 40, b: 40 } } }).png().toBuffer();
+    writeFileSync(join(copy.root, 'content/posts/unused.png'), await png(320));
+    assert.equal((await build()).rendered, { kept: pages, made: 0 }, 'an image no page shows renders nothing again');
+    // team.png is shown by <Image> on the home page alone: that page is rendered again, showing the new file.
+    writeFileSync(join(copy.root, 'src/site/images/team.png'), await png(360));
+    const replaced = await build();
+    assert.equal(replaced.rendered, { kept: pages - 1, made: 1 }, 'only the page showing it');
+    assert.match(body(text(replaced.files, 'index.html')), /width="300" height="167" alt="The team"/);
+    // harbour.jpg: shown by <Image> on the home page and in both notes' Markdown (read through their entries).
+    writeFileSync(join(copy.root, 'content/posts/harbour.jpg'), await sharp(await png(640)).jpeg().toBuffer());
+    const harbour = await build();
+    assert.equal(harbour.rendered, { kept: pages - 3, made: 3 }, 'the home page and the two notes');
+    assert.match(body(text(harbour.files, 'notes/second-note/index.html')), /width="640" height="200"/);
+  } finally {
+    copy.remove();
+  }
+});
+
 built.run();
 
 const errors = suite('Markdown collections: what fails the build');
