@@ -60,7 +60,16 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(
       `${known ? '' : 'site-gen: unexpected error (a bug; please report it): '}${describeError(error, debug || !known)}\n`,
     );
-    if (!debug && known) process.stderr.write('(run with --debug for the stack trace)\n');
+    // Only where a stack says more than the message: an exception thrown by the site's code or a library beneath it.
+    // A mistake in the config, content or flags is said whole by its message.
+    if (!debug && known && thrownBeneath(error)) process.stderr.write('(run with --debug for the stack trace)\n');
     return known ? error.exitCode : 1;
   }
+}
+
+/** Whether `error` was caused by an exception that is not site-gen's own (one its stack would place). */
+function thrownBeneath(error: Error): boolean {
+  for (let cause = error.cause, depth = 0; cause !== undefined && depth < 8; cause = (cause as Error).cause, depth++)
+    if (cause instanceof Error && !(cause instanceof SiteGenError)) return true;
+  return false;
 }

@@ -27,7 +27,8 @@ async function watch(flags: WatchFlags): Promise<void> {
     info: (line) => process.stdout.write(`${line}\n`),
     error: (text) => process.stderr.write(`${text}\n`),
   });
-  const project = path.relative(process.cwd(), path.dirname(path.resolve(flags.config))) || '.';
+  // The project's folder as the person typed their way to it; the folder they are in is "the site", not ".".
+  const project = path.relative(process.cwd(), path.dirname(path.resolve(flags.config))) || 'the site';
   process.stdout.write(
     `Serving ${project} at ${session.url} with live reload; watching for changes (Ctrl-C to stop)\n`,
   );

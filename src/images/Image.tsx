@@ -41,7 +41,10 @@ export function Image({ src, alt, width, sizes, priority = false, ...props }: Im
     throw new ContentError(
       `<Image src="${src}">: keep images under src/site/ or content/ (the path is relative to the project folder), e.g. src="src/site/images/team.jpg".`,
     );
-  const planned = planImage(images.source(`${images.root}/${src.replace(/^\.?\//, '')}`, src), { width, sizes, base });
+  const planned = planImage(
+    images.source(`${images.root}/${src.replace(/^\.?\//, '')}`, `<Image src="${src}">`, 'the project folder'),
+    { width, sizes, base },
+  );
   images.use(planned.jobs);
   const { img } = planned;
   const loading = priority

@@ -5,8 +5,11 @@ import type { ImageJob, ImageSource } from './plan.ts';
 export interface ImageRenderer {
   /** The project folder: an <Image src> is a path inside it. */
   root: string;
-  /** The image at an absolute path; throws an error naming `shown` when it is missing or unreadable. */
-  source(file: string, shown: string): ImageSource;
+  /**
+   * The image at an absolute path; throws an error naming `shown` when it is missing or unreadable (and, when missing,
+   * saying its path is relative to `from`).
+   */
+  source(file: string, shown: string, from?: string): ImageSource;
   /** Notes the output files an image on the page needs (encoded after the render, see encode.ts). */
   use(jobs: readonly ImageJob[]): void;
 }

@@ -13,17 +13,16 @@ export class ImageSources {
 
   /**
    * The image at `file` (absolute); `shown` names it in errors (the project-relative path, or the Markdown file and line
-   * that uses it). Throws a ContentError naming it when it is missing or not an image sharp can encode from.
+   * that uses it), and `from` what its path is relative to. Throws a ContentError naming it when it is missing or not an
+   * image sharp can encode from.
    */
-  read(file: string, shown: string): ImageSource {
+  read(file: string, shown: string, from = 'the file using it'): ImageSource {
     let stamp: string;
     try {
       const info = statSync(file);
       stamp = `${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
     } catch {
-      throw new ContentError(
-        `${shown}: the image file does not exist. Check the path (relative to the file using it).`,
-      );
+      throw new ContentError(`${shown}: the image file does not exist. Check the path (relative to ${from}).`);
     }
     const kept = this.#known.get(file);
     if (kept?.stamp === stamp) return kept.source;
@@ -57,8 +56,10 @@ export function readSource(file: string, shown: string): ImageSource {
   try {
     size = imageSize(bytes);
   } catch (error) {
+    // image-size's own words for bytes of no format it knows name none ("unsupported file type: undefined").
+    const why = /unsupported file type/i.test((error as Error).message) ? 'no image format' : (error as Error).message;
     throw new ContentError(
-      `${shown}: the file is not a readable image (${(error as Error).message}). Replace it with a JPEG, PNG, WebP or AVIF file.`,
+      `${shown}: the file is not a readable image (${why}). Replace it with a JPEG, PNG, WebP or AVIF file.`,
       { cause: error },
     );
   }

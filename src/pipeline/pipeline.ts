@@ -913,9 +913,9 @@ export class Pipeline {
     const sources = this.#images.sources;
     return {
       root,
-      source: (file: string, shown: string) => {
+      source: (file: string, shown: string, from?: string) => {
         if (files) readFingerprint(files, relative(root, resolve(file)));
-        return sources.read(file, shown);
+        return sources.read(file, shown, from);
       },
     };
   }

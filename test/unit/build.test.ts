@@ -565,9 +565,35 @@ cli('a bad config exits 1 with one message and no stack trace; --debug adds the 
   assert.is(code, 1);
   assert.match(stderr, /missing\.config\.ts does not exist/);
   assert.not.match(stderr, /\n\s+at /, 'no stack trace');
+  assert.not.match(stderr, /--debug/, 'the message says it all: no stack to offer');
   const debug = await siteGen('build', '--config', 'test/fixtures/basic/missing.config.ts', '--debug');
   assert.match(debug.stderr, /\n\s+at /, 'stack trace with --debug');
 });
+
+cli(
+  "an exception thrown by the site's code offers its stack (--debug); a mistake the message names does not",
+  async () => {
+    const copy = copyFixture();
+    const out = tempOut();
+    try {
+      copy.edit('src/site/pages/static.tsx', (code) =>
+        code.replace(
+          'const withBase = useWithBase();',
+          "const withBase = useWithBase();\n  throw new TypeError('no lyrics');",
+        ),
+      );
+      const thrown = await siteGen('build', '--config', copy.config, '--out', out);
+      assert.is(thrown.code, 1);
+      assert.match(thrown.stderr, /Could not render \/static: no lyrics/);
+      assert.match(thrown.stderr, /\(run with --debug for the stack trace\)/);
+      const debug = await siteGen('build', '--config', copy.config, '--out', out, '--debug');
+      assert.match(debug.stderr, /static\.tsx/, 'the stack names the file that threw');
+    } finally {
+      copy.remove();
+      rmSync(out, { recursive: true, force: true });
+    }
+  },
+);
 
 cli('build prints a summary table, or JSON with --json', async () => {
   const out = tempOut();

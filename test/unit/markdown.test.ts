@@ -223,7 +223,9 @@ built('an image file added or replaced renders again only the pages that show it
     assert.equal((await build()).rendered, { kept: pages, made: 0 });
     // A file no page shows: every page is kept (every page was rendered again when any image file changed).
     const png = (width: number) =>
-      sharp({ create: { width, height: 200, channels: 3, background: { r: 200, g: 40, b: 40 } } }).png().toBuffer();
+      sharp({ create: { width, height: 200, channels: 3, background: { r: 200, g: 40, b: 40 } } })
+        .png()
+        .toBuffer();
     writeFileSync(join(copy.root, 'content/posts/unused.png'), await png(320));
     assert.equal((await build()).rendered, { kept: pages, made: 0 }, 'an image no page shows renders nothing again');
     // team.png is shown by <Image> on the home page alone: that page is rendered again, showing the new file.
@@ -232,7 +234,12 @@ built('an image file added or replaced renders again only the pages that show it
     assert.equal(replaced.rendered, { kept: pages - 1, made: 1 }, 'only the page showing it');
     assert.match(body(text(replaced.files, 'index.html')), /width="300" height="167" alt="The team"/);
     // harbour.jpg: shown by <Image> on the home page and in both notes' Markdown (read through their entries).
-    writeFileSync(join(copy.root, 'content/posts/harbour.jpg'), await sharp(await png(640)).jpeg().toBuffer());
+    writeFileSync(
+      join(copy.root, 'content/posts/harbour.jpg'),
+      await sharp(await png(640))
+        .jpeg()
+        .toBuffer(),
+    );
     const harbour = await build();
     assert.equal(harbour.rendered, { kept: pages - 3, made: 3 }, 'the home page and the two notes');
     assert.match(body(text(harbour.files, 'notes/second-note/index.html')), /width="640" height="200"/);
@@ -305,21 +312,25 @@ errors('a broken link or #anchor in Markdown names the .md file', async () => {
   );
 });
 
-errors('raw HTML with a script, an on…= handler or a style= attribute names the file and line', async () => {
-  const error = await failingBuild((c) =>
-    c.edit('content/posts/second-note.md', (t) =>
-      t.replace(
-        'Below the first screen.',
-        'Below the first screen.\n\n<script>alert(1)</script>\n\n<div>\n<p onclick="go()">x</p>\n</div>\n\nSome <span style="color:red">red</span> text.',
+errors(
+  'raw HTML with a script, an on…= handler or a style= attribute, and a javascript: link, name file and line',
+  async () => {
+    const error = await failingBuild((c) =>
+      c.edit('content/posts/second-note.md', (t) =>
+        t.replace(
+          'Below the first screen.',
+          'Below the first screen.\n\n<script>alert(1)</script>\n\n<div>\n<p onclick="go()">x</p>\n</div>\n\nSome <span style="color:red">red</span> text.\n\nA [link that runs](javascript:alert(1)) script.',
+        ),
       ),
-    ),
-  );
-  assert.instance(error, ContentError);
-  assert.match(error.message, /^3 problems/);
-  assert.match(error.message, /content\/posts\/second-note\.md:10: <script> runs script/);
-  assert.match(error.message, /content\/posts\/second-note\.md:13: <p> has an onclick= handler/);
-  assert.match(error.message, /content\/posts\/second-note\.md:16: <span> has a style= attribute/);
-});
+    );
+    assert.instance(error, ContentError);
+    assert.match(error.message, /^4 problems/);
+    assert.match(error.message, /second-note\.md:18: the link to "javascript:alert\(1\)" runs script/);
+    assert.match(error.message, /content\/posts\/second-note\.md:10: <script> runs script/);
+    assert.match(error.message, /content\/posts\/second-note\.md:13: <p> has an onclick= handler/);
+    assert.match(error.message, /content\/posts\/second-note\.md:16: <span> has a style= attribute/);
+  },
+);
 
 errors('a missing or unreadable image names the file; so does <Image> without a file or alt', async () => {
   const missing = await failingBuild((c) =>
@@ -332,13 +343,17 @@ errors('a missing or unreadable image names the file; so does <Image> without a 
   const unreadable = await failingBuild((c) => c.write('content/posts/harbour.jpg', 'not a JPEG at all'));
   assert.match(
     unreadable.message,
-    /content\/posts\/first-note\.md:8: image "\.\/harbour\.jpg": the file is not a readable image/,
+    /content\/posts\/first-note\.md:8: image "\.\/harbour\.jpg": the file is not a readable image \(no image format\)\. Replace it/,
   );
+  assert.not.match(unreadable.message, /undefined/, "no library's placeholder in the message");
   const component = await failingBuild((c) =>
     c.edit('src/site/pages/home.tsx', (t) => t.replace('team.png', 'crew.png')),
   );
   assert.instance(component, RenderError);
-  assert.match(component.message, /Could not render \/: src\/site\/images\/crew\.png: the image file does not exist/);
+  assert.match(
+    component.message,
+    /Could not render \/: <Image src="src\/site\/images\/crew\.png">: the image file does not exist\. Check the path \(relative to the project folder\)/,
+  );
   const alt = await failingBuild((c) =>
     c.edit('src/site/pages/home.tsx', (t) => t.replace('alt="The team" ', '{...({} as { alt: string })} ')),
   );
