@@ -3,7 +3,13 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { EXIT_CDN_NOT_INVALIDATED, EXIT_LOCKED } from '../core/errors.ts';
 import { configOption, outOption } from './options.ts';
-import { DEFAULTS, resolveDeployOptions, type DeployConfig, type DeployFlags } from '../deploy/options.ts';
+import {
+  DEFAULTS,
+  resolveDeployOptions,
+  rollbackCommand,
+  type DeployConfig,
+  type DeployFlags,
+} from '../deploy/options.ts';
 
 interface Flags extends DeployFlags {
   config: string;
@@ -25,6 +31,8 @@ export async function deployConfig(
 export function addDeployCommand(program: Command): void {
   program
     .command('deploy')
+    // The command's own help: its flags, not the list of commands.
+    .showHelpAfterError('(run "site-gen deploy --help" for usage)')
     .description(
       'publish the output folder to an S3 bucket, uploading only what changed: assets first, pages next, deletes last',
     )
@@ -92,6 +100,11 @@ Examples:
         import('../deploy/deploy.ts'),
       ]);
       const config = await deployConfig(flags.config, command, loadConfig);
-      await deploy({ ...resolveDeployOptions(flags, config, process.cwd()), exitOnSignal: true });
+      const explicitConfig = command.getOptionValueSource('config') !== 'default' ? flags.config : undefined;
+      await deploy({
+        ...resolveDeployOptions(flags, config, process.cwd()),
+        exitOnSignal: true,
+        undo: rollbackCommand(flags, explicitConfig),
+      });
     });
 }

@@ -11,6 +11,7 @@ interface Flags extends DeployFlags {
 export function addReleasesCommand(program: Command): void {
   program
     .command('releases')
+    .showHelpAfterError('(run "site-gen releases --help" for usage)')
     .description('list the releases kept in the bucket, newest first; the live one is marked with *')
     .addOption(configOption())
     .option('--bucket <name>', 'S3 bucket (or deploy.bucket)')
@@ -35,6 +36,6 @@ Examples:
         import('../deploy/list-releases.ts'),
       ]);
       const config = await deployConfig(flags.config, command, loadConfig);
-      await listReleases({ ...resolveBucketOptions(flags, config), json: flags.json ?? false });
+      await listReleases({ ...resolveBucketOptions(flags, config, 'releases'), json: flags.json ?? false });
     });
 }

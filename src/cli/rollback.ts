@@ -13,6 +13,7 @@ interface Flags extends DeployFlags {
 export function addRollbackCommand(program: Command): void {
   program
     .command('rollback')
+    .showHelpAfterError('(run "site-gen rollback --help" for usage)')
     .description(
       'serve a kept release again (default: the one before the live one) by copies inside the bucket; no rebuild',
     )
@@ -63,7 +64,7 @@ Examples:
       ]);
       const config = await deployConfig(flags.config, command, loadConfig);
       await rollback({
-        ...options.resolveBucketOptions(flags, config),
+        ...options.resolveBucketOptions(flags, config, 'rollback'),
         to: flags.to,
         dryRun: flags.dryRun ?? false,
         verify: flags.verify ?? false,

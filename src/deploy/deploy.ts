@@ -160,7 +160,6 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
           ...plan.uploads.filter((upload) => upload.reason !== 'new').map((upload) => upload.target.key),
           ...plan.deletes,
         ];
-        const live = listing.manifest?.manifest;
         const kept = new Set(listing.kept);
         const index = await readIndex(context);
         // Marked before anything changes: a deploy that dies mid-way leaves the mark, and a rollback then lists the
@@ -168,7 +167,7 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
         const changes = plan.uploads.length > 0 || plan.deletes.length > 0;
         if (changes) await markPending(context, index, 'deploy', describeHolder(whoAmI()), new Date());
         await keepCopies(
-          keepBeforeChange(changing, listing.objects, live, kept),
+          keepBeforeChange(changing, listing.objects, listing.manifest, kept),
           { ...context, concurrency: options.concurrency },
           kept,
         );
@@ -210,7 +209,8 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
           release: release?.id,
         };
         output.write(formatSummary({ bucket: options.bucket, prefix: options.prefix, ...result }));
-        if (release) output.write(`Recorded release ${release.id}; undo it with: site-gen rollback\n`);
+        if (release)
+          output.write(`Recorded release ${release.id}; undo it with: ${options.undo ?? 'site-gen rollback'}\n`);
         if (blocked) output.write(`${blocked}\n`);
 
         if (cdn && cdnClient && cdnPlan) {

@@ -2,7 +2,7 @@
 // server-side copy, no bytes through the deployer) under its ETag, so that release can be restored later.
 import { CopyObjectCommand } from '@aws-sdk/client-s3';
 import { DeployError } from '../core/errors.ts';
-import type { Manifest, RemoteObject } from './manifest.ts';
+import { knownEtag, type RemoteObject, type StoredManifest } from './manifest.ts';
 import { forEachLimited } from './pool.ts';
 import { send } from './remote.ts';
 import type { RemoteContext } from './remote.ts';
@@ -22,22 +22,26 @@ export function copySource(bucket: string, key: string): string {
 
 /**
  * The bodies to copy aside before `changing` (keys about to be overwritten or deleted): those of the live release
- * (its objects, and its old assets kept for one more deploy) not already kept, one copy per ETag. None when the
- * live state is no release (a bucket deployed before releases existed): nothing could refer to it.
+ * (its objects, and its old assets kept for one more deploy) not already kept, one copy per ETag: the one the
+ * manifest records (knownEtag), which the release's record names too. None when the live state is no release (a
+ * bucket deployed before releases existed): nothing could refer to it.
  */
 export function keepBeforeChange(
   changing: Iterable<string>,
   objects: ReadonlyMap<string, RemoteObject>,
-  live: Manifest | undefined,
+  stored: StoredManifest | undefined,
   kept: ReadonlySet<string>,
 ): KeepCopy[] {
+  const live = stored?.manifest;
   if (!live?.release) return [];
   const copies = new Map<string, KeepCopy>();
   for (const key of changing) {
     const remote = objects.get(key);
-    if (!remote || kept.has(remote.etag) || copies.has(remote.etag)) continue;
-    const ofRelease = live.objects[key]?.etag === remote.etag || live.retired[key] !== undefined;
-    if (ofRelease) copies.set(remote.etag, { key, etag: remote.etag });
+    if (!remote) continue;
+    const etag = knownEtag(remote, stored);
+    if (kept.has(etag) || copies.has(etag)) continue;
+    const ofRelease = live.objects[key]?.etag === etag || live.retired[key] !== undefined;
+    if (ofRelease) copies.set(etag, { key, etag });
   }
   return [...copies.values()].sort((a, b) => (a.key < b.key ? -1 : 1));
 }

@@ -105,19 +105,71 @@ function where(context: RemoteContext): string {
   return `s3://${context.bucket}/${context.prefix}`;
 }
 
+/** When a lock lapses, as a deployer reads it: the time and how far off it is. */
+function lapse(expires: number, now: number): string {
+  return `${new Date(expires).toISOString()} (${formatDuration(Math.max(0, expires - now))} from now)`;
+}
+
+/** Whether the process `pid` of this machine is gone (a kill(0) answers ESRCH); a process of another user is not. */
+export function processGone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as { code?: string }).code === 'ESRCH';
+  }
+}
+
+/** Who is asking, to tell a run of one's own that died from another's. */
+export type Me = { host: string; user: string; gone?: (pid: number) => boolean };
+
 /** The refusal: who holds it since when, and what to do. */
-export function lockedMessage(context: RemoteContext, lock: ReadLock, policy: LockPolicy, now: number): string {
+export function lockedMessage(
+  context: RemoteContext,
+  lock: ReadLock,
+  policy: LockPolicy,
+  now: number,
+  me: Me = whoAmI(),
+): string {
   const { record } = lock;
   const expires = expiresAt(lock, policy);
   const holder = record
     ? `a ${record.command} by ${describeHolder(record)}, started ${record.startedAt} (${formatDuration(now - Date.parse(record.startedAt))} ago)`
     : `an unreadable lock written ${lock.lastModified?.toISOString() ?? 'at an unknown time'}`;
+  const lockAt = `(The lock is s3://${context.bucket}/${lockKey(context.prefix)}.)`;
+  // The host and user only say it is likely ours: two containers can share both, so the lock is never taken by this.
+  const ours = record?.pid !== undefined && record.host === me.host && record.user === me.user;
+  if (ours && record?.pid !== process.pid && (me.gone ?? processGone)(record.pid!)) {
+    return (
+      `${where(context)} is locked by ${holder}: a run of yours on this machine whose process (pid ${record.pid}) is ` +
+      'no longer running. It stopped without removing its lock (S3 failed, or the process was killed). If no other ' +
+      'deploy or rollback of this site is running, run this command again with --force-unlock to remove it now; ' +
+      `otherwise the lock lapses at ${lapse(expires, now)} and is then taken over. ${lockAt}`
+    );
+  }
   return (
     `${where(context)} is locked by ${holder}. Another deploy or rollback is changing this site; wait for it to finish ` +
-    `and run this command again. If that run crashed, its lock lapses at ${new Date(expires).toISOString()} ` +
-    `(${formatDuration(Math.max(0, expires - now))} from now) and is then taken over; if you are sure it is not ` +
-    `running, run again with --force-unlock. (The lock is s3://${context.bucket}/${lockKey(context.prefix)}.)`
+    `and run this command again. If that run crashed, its lock lapses at ${lapse(expires, now)} and is then taken ` +
+    `over; if you are sure it is not running, run again with --force-unlock. ${lockAt}`
   );
+}
+
+/**
+ * What to do when this run's lock may be left in the bucket (removing it failed, or S3 failed around its write): the
+ * next run is refused until it lapses, unless it is told to remove it.
+ */
+export function leftLockNote(context: RemoteContext, expires: number, now: number, why: string): string {
+  return (
+    `The deploy lock s3://${context.bucket}/${lockKey(context.prefix)} may still be there (${why}): until it lapses ` +
+    `at ${lapse(expires, now)}, the same command is refused with exit code 4. To run it again sooner, add ` +
+    "--force-unlock (the lock is this run's own; use it only if no other deploy or rollback of this site is running)."
+  );
+}
+
+/** `error` with `note` added to what it says, when it is an Error; a non-error thrown goes on as it is. */
+function withNote(error: unknown, note: string | undefined): unknown {
+  if (note && error instanceof Error) error.message = `${error.message} ${note}`;
+  return error;
 }
 
 function isConditionFailure(error: unknown): boolean {
@@ -146,8 +198,11 @@ export interface LockOptions {
 export interface HeldLock {
   /** Throws if another run holds the lock now (ours lapsed and was taken over): call before a step that commits. */
   check(): Promise<void>;
-  /** Deletes the lock if it is still ours; never throws (a failure is a warning: the lease frees it later). */
-  release(): Promise<void>;
+  /**
+   * Deletes the lock if it is still ours; never throws. When that fails, returns what to do (leftLockNote), and
+   * warns with it too unless `quiet` (the caller then adds it to the error it reports).
+   */
+  release(options?: { quiet?: boolean }): Promise<string | undefined>;
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -204,15 +259,16 @@ export async function acquireLock(context: RemoteContext, options: LockOptions):
     }
     existing = undefined;
   }
+  const me = options.holder ?? whoAmI();
   if (existing && expiresAt(existing, policy) > now())
-    throw new LockedError(lockedMessage(context, existing, policy, now()));
+    throw new LockedError(lockedMessage(context, existing, policy, now(), me));
 
   const started = new Date(now()).toISOString();
   const record: LockRecord = {
     version: 1,
     token: randomUUID(),
     command: options.command,
-    ...(options.holder ?? whoAmI()),
+    ...me,
     pid: process.pid,
     startedAt: started,
     renewedAt: started,
@@ -227,33 +283,72 @@ export async function acquireLock(context: RemoteContext, options: LockOptions):
         'Check that the site is complete after this run.',
     );
   }
+  // The latest time the store may have written our lock, by our clock: it lapses a lease after.
+  let writtenBy = now();
   try {
     await writeLock(context, record, existing ? { IfMatch: `"${existing.etag}"` } : { IfNoneMatch: '*' });
+    writtenBy = now();
   } catch (cause) {
-    if (!isConditionFailure(cause)) throw failed(cause, 'write');
+    if (!isConditionFailure(cause)) {
+      // No answer at all (the connection failed, or timed out) does not say the write did not land.
+      const answered = (cause as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode;
+      const error = failed(cause, 'write');
+      throw answered
+        ? error
+        : withNote(error, leftLockNote(context, now() + policy.leaseMs, now(), 'S3 did not answer the write'));
+    }
     // A rival wrote it first (S3 refused our conditional write): name it.
     const rival = await readLock(context);
-    if (rival) throw new LockedError(lockedMessage(context, rival, policy, now()));
+    if (rival) throw new LockedError(lockedMessage(context, rival, policy, now(), me));
     throw new LockedError(
       `${where(context)} is being locked by another run at this moment; run this command again in a few seconds.`,
     );
   }
 
-  // Stores that ignore the conditions let a rival overwrite ours: the last writer wins, and both read it back.
-  await sleep(policy.settleMs);
   const check = async (): Promise<void> => {
     const current = await readLock(context);
     if (current?.record?.token === record.token) return;
-    if (current) throw new LockedError(lockedMessage(context, current, policy, now()));
+    if (current) throw new LockedError(lockedMessage(context, current, policy, now(), me));
     throw new LockedError(
       `The lock of ${where(context)} disappeared while this ${options.command} held it (removed by --force-unlock elsewhere?). ` +
         'Another run may be changing the site; check with `site-gen releases`, then run this command again.',
     );
   };
-  await check();
 
   let renewing: Promise<void> = Promise.resolve();
-  const timer = setInterval(
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let released = false;
+  const held: HeldLock = {
+    check,
+    async release({ quiet = false } = {}) {
+      if (released) return undefined;
+      released = true;
+      clearInterval(timer);
+      await renewing;
+      try {
+        const current = await readLock(context);
+        if (current?.record?.token === record.token) await deleteLock(context);
+        return undefined;
+      } catch (error) {
+        // Quiet, the note goes with the error that stopped the run, which says already what S3 answered.
+        const why = quiet ? 'removing it failed too' : `removing it failed: ${explainS3Error(error, context)}`;
+        const note = leftLockNote(context, writtenBy + policy.leaseMs, now(), why);
+        if (!quiet) options.warn(`warning: ${note}`);
+        return note;
+      }
+    },
+  };
+
+  // Stores that ignore the conditions let a rival overwrite ours: the last writer wins, and both read it back.
+  try {
+    await sleep(policy.settleMs);
+    await check();
+  } catch (error) {
+    // Ours may be in the bucket (the read-back failed, S3 going down): removed now if it is, or said how to go on.
+    throw withNote(error, await held.release({ quiet: true }));
+  }
+
+  timer = setInterval(
     () => {
       renewing = (async () => {
         try {
@@ -265,6 +360,7 @@ export async function acquireLock(context: RemoteContext, options: LockOptions):
             { ...record, renewedAt: new Date(now()).toISOString() },
             { IfMatch: `"${current.etag}"` },
           );
+          writtenBy = now();
         } catch (error) {
           options.warn(
             `warning: could not renew the deploy lock: ${explainS3Error(error, context)}; trying again later.`,
@@ -275,26 +371,7 @@ export async function acquireLock(context: RemoteContext, options: LockOptions):
     Math.max(10, Math.floor(policy.leaseMs / 3)),
   );
   timer.unref();
-
-  let released = false;
-  return {
-    check,
-    async release() {
-      if (released) return;
-      released = true;
-      clearInterval(timer);
-      await renewing;
-      try {
-        const current = await readLock(context);
-        if (current?.record?.token === record.token) await deleteLock(context);
-      } catch (error) {
-        options.warn(
-          `warning: could not remove the deploy lock s3://${context.bucket}/${lockKey(context.prefix)}: ` +
-            `${explainS3Error(error, context)}. It lapses by itself after ${formatDuration(policy.leaseMs)}, or run with --force-unlock.`,
-        );
-      }
-    },
-  };
+  return held;
 }
 
 /** What a dry run says about the lock: who holds it, or nothing. */
@@ -322,6 +399,9 @@ export async function holdingLock<T>(lock: HeldLock, run: () => Promise<T>, exit
   }
   try {
     return await run();
+  } catch (error) {
+    // A run that failed says itself whether its lock is left behind, with how to go on: the next run needs to know.
+    throw withNote(error, await lock.release({ quiet: true }));
   } finally {
     if (exitOnSignal) {
       process.off('SIGINT', onSignal);

@@ -5,7 +5,14 @@ import { stateFolder } from './state-keys.ts';
 
 /** What is known of one stored object: its ETag and size as listed, and the content and headers it was stored with. */
 export interface ObjectState {
+  /** The ETag of the body as first stored (a PUT's answer): what kept copies and releases name it by. */
   etag: string;
+  /**
+   * The ETag the store gives this object when it is not `etag`: a restore copies a kept body back, and a copy's ETag
+   * is not the body's (S3 with SSE-KMS gives a new one that is no MD5; s3rver 3.7 keeps the overwritten body's when
+   * the headers are replaced).
+   */
+  storeEtag?: string;
   /** Stored size (after gzip, if gzip-encoded). */
   size: number;
   /** Hex MD5 of the uncompressed content, when known. */
@@ -27,6 +34,7 @@ export interface RemoteObject {
 /** One object's state as recorded: by the manifest, and by each release (releases.ts). */
 export const objectStateSchema = z.object({
   etag: z.string(),
+  storeEtag: z.string().optional(),
   size: z.number().int().nonnegative(),
   md5: z.string().optional(),
   contentType: z.string().optional(),
@@ -88,7 +96,18 @@ export function sameManifest(a: Manifest, b: Manifest): boolean {
  */
 export function trustedState(remote: RemoteObject, stored: StoredManifest | undefined): ObjectState | undefined {
   const entry = stored?.manifest.objects[remote.key];
-  if (!entry || entry.etag !== remote.etag || entry.size !== remote.size) return undefined;
+  if (!entry || knownEtag(remote, stored) !== entry.etag || entry.size !== remote.size) return undefined;
   if (stored?.lastModified && remote.lastModified && remote.lastModified > stored.lastModified) return undefined;
   return entry;
+}
+
+/**
+ * The ETag of the body an object holds, as site-gen knows it: the manifest's `etag` when the store gives the object
+ * the `storeEtag` the manifest noted for it (a restore's copy), else the store's own.
+ */
+export function knownEtag(remote: RemoteObject, stored: StoredManifest | undefined): string {
+  const entry = stored?.manifest.objects[remote.key];
+  return entry?.storeEtag !== undefined && entry.storeEtag === remote.etag && entry.size === remote.size
+    ? entry.etag
+    : remote.etag;
 }

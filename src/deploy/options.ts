@@ -42,6 +42,8 @@ export interface DeployOptions {
   exitOnSignal?: boolean;
   /** The commit and branch recorded with the release; default gitInfo() of the working folder, null for none. */
   git?: GitInfo | null;
+  /** The command printed to undo the release (rollbackCommand()); default `site-gen rollback`. */
+  undo?: string;
 }
 
 export interface CloudFrontOptions {
@@ -162,10 +164,19 @@ export interface BucketOptions {
   endpoint?: string;
 }
 
-export function resolveBucketOptions(flags: DeployFlags, config: DeployConfig | undefined): BucketOptions {
+/** What each command does with the bucket, for the message when none is given. */
+const BUCKET_USE = { deploy: 'deploy to', rollback: 'roll back', releases: 'list the releases of' } as const;
+
+export function resolveBucketOptions(
+  flags: DeployFlags,
+  config: DeployConfig | undefined,
+  command: keyof typeof BUCKET_USE = 'deploy',
+): BucketOptions {
   const bucket = flags.bucket ?? config?.bucket;
   if (!bucket) {
-    throw new UsageError('No bucket to deploy to: pass --bucket <name>, or set deploy.bucket in site.config.ts.');
+    throw new UsageError(
+      `No bucket to ${BUCKET_USE[command]}: pass --bucket <name>, or set deploy.bucket in site.config.ts.`,
+    );
   }
   if (!BUCKET_NAME.test(bucket)) {
     const source = flags.bucket ? '--bucket' : 'deploy.bucket in site.config.ts';
@@ -181,6 +192,35 @@ export function resolveBucketOptions(flags: DeployFlags, config: DeployConfig | 
     region: flags.region ?? config?.region,
     endpoint,
   };
+}
+
+/** The flags that say where a site is (and which CDN serves it): a rollback needs the same ones as its deploy. */
+const TARGET_FLAGS = [
+  ['--bucket', 'bucket'],
+  ['--prefix', 'prefix'],
+  ['--region', 'region'],
+  ['--endpoint', 'endpoint'],
+  ['--cloudfront-distribution', 'cloudfrontDistribution'],
+  ['--cloudfront-endpoint', 'cloudfrontEndpoint'],
+] as const;
+
+/** A value as a POSIX shell reads it back: bare when it is safe so, else in single quotes. */
+function shellWord(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The command that undoes a deploy, to print after it: `site-gen rollback` with the target flags the deploy was given
+ * (and its --config when not the default), so it works as printed. Never credentials: those are not flags.
+ */
+export function rollbackCommand(flags: DeployFlags, configFile?: string): string {
+  const words = ['site-gen', 'rollback'];
+  if (configFile !== undefined) words.push('--config', shellWord(configFile));
+  for (const [flag, name] of TARGET_FLAGS) {
+    const value = flags[name];
+    if (value !== undefined) words.push(flag, shellWord(value));
+  }
+  return words.join(' ');
 }
 
 /** --keep-releases over deploy.keepReleases. */

@@ -1,6 +1,6 @@
 // The deploy plan, computed without any I/O: which objects to upload (in order), which to delete, which stay.
 import { CACHE_IMMUTABLE, looksHashed } from '../core/http/policy.ts';
-import { emptyManifest, manifestKey, trustedState } from './manifest.ts';
+import { emptyManifest, knownEtag, manifestKey, trustedState } from './manifest.ts';
 import type { Manifest, ObjectState, RemoteObject, StoredManifest } from './manifest.ts';
 import type { Target } from './targets.ts';
 
@@ -105,8 +105,11 @@ export function planDeploy(input: PlanInput): Plan {
     }
     const state = inspected ?? trustedState(remote, listing.manifest);
     const comparison = compareTarget(target, remote, state);
-    if (comparison === 'same' && state)
-      unchanged.push({ target, state: { ...state, etag: remote.etag, size: remote.size } });
+    if (comparison === 'same' && state) {
+      const etag = knownEtag(remote, listing.manifest);
+      const storeEtag = etag === remote.etag ? undefined : remote.etag;
+      unchanged.push({ target, state: { ...state, etag, storeEtag, size: remote.size } });
+    }
     // 'unknown' only when the caller skipped the inspection: uploading is the safe answer.
     else uploads.push({ target, reason: comparison === 'same' || comparison === 'unknown' ? 'content' : comparison });
   }

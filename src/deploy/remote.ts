@@ -106,8 +106,10 @@ export async function listRemote(context: RemoteContext): Promise<Listing> {
   return stored ? { objects, kept, manifest: stored } : { objects, kept, unreadableManifest: true };
 }
 
+/** Whether the key does not exist; a bucket that does not exist is a failure (explainS3Error says so), not a 404 key. */
 export function isNotFound(error: unknown): boolean {
   const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  if (e?.name === 'NoSuchBucket') return false;
   return e?.name === 'NotFound' || e?.name === 'NoSuchKey' || e?.$metadata?.httpStatusCode === 404;
 }
 

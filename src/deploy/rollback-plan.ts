@@ -1,7 +1,7 @@
 // The rollback plan, computed without any I/O: which objects to copy back (from where), which to delete, which stay.
 import { isIndexFile } from '../core/http/paths.ts';
 import { CACHE_IMMUTABLE } from '../core/http/policy.ts';
-import { trustedState } from './manifest.ts';
+import { knownEtag, trustedState } from './manifest.ts';
 import type { Manifest, ObjectState } from './manifest.ts';
 import { type Retained, wasStoredHashed } from './plan.ts';
 import type { ReleaseRecord } from './releases.ts';
@@ -65,7 +65,8 @@ export function planRollback({ prefix, listing, record }: RollbackInput): Rollba
   let unchanged = 0;
   for (const [key, state] of Object.entries(record.objects)) {
     const remote = listing.objects.get(key);
-    const sameBody = remote !== undefined && remote.etag === state.etag && remote.size === state.size;
+    const sameBody =
+      remote !== undefined && knownEtag(remote, listing.manifest) === state.etag && remote.size === state.size;
     const live = remote && trustedState(remote, listing.manifest);
     if (sameBody && live && sameHeaders(live, state)) {
       unchanged += 1;

@@ -93,7 +93,7 @@ export function chooseRelease(index: ReleasesIndex, to: string | undefined, wher
 }
 
 async function restoreOne(restore: Restore, context: RemoteContext): Promise<ObjectState> {
-  const { state } = restore;
+  const { storeEtag: _, ...state } = restore.state;
   try {
     const answer = await send(context, `restoring ${restore.key}`, () =>
       context.client.send(
@@ -110,8 +110,11 @@ async function restoreOne(restore: Restore, context: RemoteContext): Promise<Obj
         }),
       ),
     );
-    const etag = bareEtag(answer.CopyObjectResult?.ETag) || state.etag;
-    return { ...state, etag };
+    // The body is the one the release recorded (its kept copy is named by that ETag), whatever ETag the copy
+    // answers: S3 with SSE-KMS answers one that is no MD5, s3rver with replaced headers the overwritten body's.
+    // That answer is noted beside it, so the next listing is known for this body (manifest.ts, knownEtag).
+    const answered = bareEtag(answer.CopyObjectResult?.ETag);
+    return answered && answered !== state.etag ? { ...state, storeEtag: answered } : state;
   } catch (cause) {
     throw new DeployError(
       `Could not restore s3://${context.bucket}/${restore.key} from ${restore.source}: ${explainS3Error(cause, context)}. ` +
@@ -185,12 +188,15 @@ export async function rollback(options: RollbackOptions): Promise<RollbackResult
     // The bodies of the live release this rollback replaces or deletes are copied aside first: it stays restorable.
     const replacing = plan.restores.filter((restore) => restore.source !== restore.key).map((restore) => restore.key);
     const kept = new Set(listing.kept);
-    const live = listing.manifest?.manifest;
     const concurrency = { ...context, concurrency: options.concurrency };
     // Marked before anything changes, cleared when the index records the restored release: a rollback that dies
     // mid-way leaves the mark, and the next one lists the bucket.
     await markPending(context, index, 'rollback', describeHolder(whoAmI()), new Date());
-    await keepCopies(keepBeforeChange([...replacing, ...plan.deletes], listing.objects, live, kept), concurrency, kept);
+    await keepCopies(
+      keepBeforeChange([...replacing, ...plan.deletes], listing.objects, listing.manifest, kept),
+      concurrency,
+      kept,
+    );
 
     reporter.message(`Rolling back ${where} to release ${describeRelease(target)}.`);
     const stored = new Map<string, ObjectState>();

@@ -9,9 +9,12 @@ export function formatBytes(bytes: number): string {
 }
 
 export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
-  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+  // Rounded before it is split, so that 4 min 59.7 s reads 5 min 0 s, not 4 min 60 s (and 59.97 s reads 1 min 0 s).
+  if (Math.round(ms) < 1000) return `${Math.round(ms)} ms`;
+  const seconds = (ms / 1000).toFixed(1);
+  if (ms < 60_000 && seconds !== '60.0') return `${seconds} s`;
+  const whole = Math.round(ms / 1000);
+  return `${Math.floor(whole / 60)} min ${whole % 60} s`;
 }
 
 function files(count: number): string {

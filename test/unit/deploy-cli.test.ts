@@ -188,6 +188,29 @@ cli('exits non-zero and asks for a bucket when none is given', async () => {
     result.stderr,
     /No bucket to deploy to: pass --bucket <name>, or set deploy\.bucket in site\.config\.ts\./,
   );
+  const rollback = await siteGen(['rollback'], state.project);
+  assert.is(rollback.code, 1);
+  assert.match(rollback.stderr, /^No bucket to roll back: pass --bucket <name>/, 'in its own words');
+});
+
+cli('a bucket that does not exist: deploy, releases and rollback all say so and exit 1', async () => {
+  const flags = ['--bucket', 'no-such-bucket', '--endpoint', state.server.endpoint];
+  for (const command of [[], ['releases'], ['rollback']]) {
+    const result = await siteGen([...command, ...flags], state.project);
+    assert.is(result.code, 1, `${command[0] ?? 'deploy'} fails`);
+    assert.match(
+      result.stderr,
+      /the bucket "no-such-bucket" does not exist; create it or check --bucket, --region and --endpoint/,
+      `${command[0] ?? 'deploy'}: ${result.stderr}`,
+    );
+    assert.not.match(result.stdout, /No releases/, 'no empty list of a bucket that is not there');
+  }
+});
+
+cli("an unknown flag points to the command's own help", async () => {
+  const result = await siteGen(['--bogus'], state.project);
+  assert.is(result.code, 1);
+  assert.match(result.stderr, /unknown option '--bogus'\n\(run "site-gen deploy --help" for usage\)/);
 });
 
 cli('exits non-zero when an explicit --config does not exist', async () => {
@@ -204,7 +227,10 @@ cli('releases lists, rollback restores, and a held lock makes a rollback exit 4 
   await writeFile(contact, '<h1>Contact, release two</h1>');
   const second = await siteGen(flags, state.project);
   assert.is(second.code, 0, second.stderr);
-  assert.match(second.stdout, /Recorded release \d{8}-\d{6}-[0-9a-f]{4}; undo it with: site-gen rollback/);
+  const undo = `site-gen rollback --bucket cli-releases --endpoint ${state.server.endpoint}`;
+  assert.match(second.stdout, new RegExp(`Recorded release \\d{8}-\\d{6}-[0-9a-f]{4}; undo it with: ${undo}\n`));
+  const printed = await siteGen([...undo.split(' ').slice(1), '--dry-run'], state.project);
+  assert.is(printed.code, 0, `the printed command works as is: ${printed.stderr}`);
 
   const listed = await siteGen(['releases', ...flags], state.project);
   assert.is(listed.code, 0, listed.stderr);

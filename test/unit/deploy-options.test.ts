@@ -1,6 +1,11 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { normalizePrefix, resolveDeployOptions } from '../../src/deploy/options.ts';
+import {
+  normalizePrefix,
+  resolveBucketOptions,
+  resolveDeployOptions,
+  rollbackCommand,
+} from '../../src/deploy/options.ts';
 import type { DeployConfig } from '../../src/deploy/options.ts';
 import { UsageError } from '../../src/core/errors.ts';
 
@@ -71,6 +76,21 @@ resolve('asks for a bucket when neither flag nor config names one', () => {
   );
 });
 
+resolve('says what each command wanted the bucket for', () => {
+  assert.match(
+    usageMessage(() => resolveBucketOptions({}, undefined, 'rollback')),
+    /^No bucket to roll back: pass/,
+  );
+  assert.match(
+    usageMessage(() => resolveBucketOptions({}, undefined, 'releases')),
+    /^No bucket to list the releases of: pass/,
+  );
+  assert.match(
+    usageMessage(() => resolveDeployOptions({}, undefined, '/p')),
+    /^No bucket to deploy to: pass/,
+  );
+});
+
 resolve('rejects a bucket name S3 would refuse, naming where it came from', () => {
   assert.match(
     usageMessage(() => resolveDeployOptions({ bucket: 'My_Bucket' }, undefined, '/p')),
@@ -113,5 +133,32 @@ prefix('turns any spelling of a folder into "a/b/" and the root into ""', () => 
   assert.is(normalizePrefix('/a//b/'), 'a/b/');
 });
 
+const undo = suite('rollbackCommand');
+
+undo('repeats the target flags the deploy was given, so the command works as printed', () => {
+  assert.is(rollbackCommand({}), 'site-gen rollback', 'all from site.config.ts: the rollback reads it too');
+  assert.is(
+    rollbackCommand({
+      bucket: 'www.example.com',
+      prefix: 'preview/',
+      region: 'eu-west-1',
+      endpoint: 'http://127.0.0.1:9000',
+      cloudfrontDistribution: 'E2QWRUHAPOMQZL',
+      concurrency: '16',
+      gzip: true,
+      maxDeletes: '10',
+    }),
+    'site-gen rollback --bucket www.example.com --prefix preview/ --region eu-west-1 --endpoint http://127.0.0.1:9000 ' +
+      '--cloudfront-distribution E2QWRUHAPOMQZL',
+    'where the site is and which CDN serves it; not how the deploy uploaded',
+  );
+  assert.is(
+    rollbackCommand({ prefix: "it's here/" }, 'sites/a b.config.ts'),
+    `site-gen rollback --config 'sites/a b.config.ts' --prefix 'it'\\''s here/'`,
+    'a --config given, and values quoted for the shell',
+  );
+});
+
 resolve.run();
 prefix.run();
+undo.run();

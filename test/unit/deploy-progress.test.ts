@@ -104,6 +104,11 @@ summary('says a deploy that changed nothing wrote nothing', () => {
 summary('formats bytes and durations for people', () => {
   assert.equal([formatBytes(12), formatBytes(1536), formatBytes(3 * 1024 * 1024)], ['12 B', '1.5 KB', '3.0 MB']);
   assert.equal([formatDuration(420), formatDuration(1450), formatDuration(125_000)], ['420 ms', '1.4 s', '2 min 5 s']);
+  assert.equal(
+    [formatDuration(299_700), formatDuration(59_970), formatDuration(999.7)],
+    ['5 min 0 s', '1 min 0 s', '1.0 s'],
+    'rounded before the minutes are split off: never "4 min 60 s" or "60.0 s"',
+  );
 });
 
 progress.run();

@@ -1,5 +1,6 @@
 // Releases, rollback and the deploy lock against a real S3 API (s3rver) and the CloudFront stand-in: rollback restores
 // a release byte for byte without its files, two deploys never interleave, old pages keep their assets.
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,7 +15,7 @@ import { deploy } from '../../src/deploy/deploy.ts';
 import { listReleases } from '../../src/deploy/list-releases.ts';
 import type { CloudFrontOptions, DeployOptions } from '../../src/deploy/options.ts';
 import { keepBeforeChange } from '../../src/deploy/keep.ts';
-import { ciJob, describeHolder } from '../../src/deploy/lock.ts';
+import { ciJob, describeHolder, whoAmI } from '../../src/deploy/lock.ts';
 import { gitInfo, newReleaseId, readIndex, readRecord, releasesToKeep } from '../../src/deploy/releases.ts';
 import { chooseRelease, rollback, type RollbackOptions } from '../../src/deploy/rollback.ts';
 import { startCloudFrontStandIn, type CloudFrontStandIn } from '../helpers/cloudfront.ts';
@@ -260,7 +261,7 @@ pure('only bodies of the live release are copied aside before a change, each onc
     keepBeforeChange(
       ['a.html', 'a', 'b.html', 'stray.txt', 'assets/old-3f9a1c2b.js', 'new.html'],
       objects,
-      live,
+      { manifest: live },
       new Set(['e2']),
     ),
     [
@@ -270,9 +271,41 @@ pure('only bodies of the live release are copied aside before a change, each onc
     'the page and its alias share one copy; b.html is kept already; a stray file and a new key are no release of ours',
   );
   assert.equal(
-    keepBeforeChange(['a.html'], objects, { ...live, release: undefined }, new Set()),
+    keepBeforeChange(['a.html'], objects, { manifest: { ...live, release: undefined } }, new Set()),
     [],
     'no live release, nothing to keep',
+  );
+});
+
+pure('a body restored by a copy is kept under the ETag its release records, not the one the store gives it', () => {
+  const live = {
+    version: 1 as const,
+    generation: 3,
+    release: 'r3',
+    objects: { 'index.html': { etag: 'e-a', storeEtag: 'e-copy', size: 10 } },
+    retired: {},
+  };
+  const stored = { manifest: live };
+  const listed = (etag: string, size = 10) => new Map([['index.html', { key: 'index.html', size, etag }]]);
+  assert.equal(
+    keepBeforeChange(['index.html'], listed('e-copy'), stored, new Set()),
+    [{ key: 'index.html', etag: 'e-a' }],
+    'the restore noted the ETag its copy was given (SSE-KMS, s3rver): the body is the one its release records',
+  );
+  assert.equal(
+    keepBeforeChange(['index.html'], listed('e-copy'), stored, new Set(['e-a'])),
+    [],
+    'and that body is kept already',
+  );
+  assert.equal(
+    keepBeforeChange(['index.html'], listed('e-other'), stored, new Set()),
+    [],
+    'another ETag (written since, by a run that died or by hand): no body of the release',
+  );
+  assert.equal(
+    keepBeforeChange(['index.html'], listed('e-copy', 11), stored, new Set()),
+    [],
+    'another size: no body of the release',
   );
 });
 
@@ -426,6 +459,49 @@ releases('rollback --to restores a named release, and rolling forward again work
       );
       return true;
     },
+  );
+});
+
+releases(
+  "rolling forward after a rollback restores the newer release byte for byte (a copy's ETag is not trusted)",
+  async () => {
+    const bucket = await freshBucket();
+    await deploySite(bucket, 'a', siteA());
+    const b = await deploySite(bucket, 'b', siteB());
+    const stateB = await siteState(bucket);
+    await rollbackTo(bucket);
+    // s3rver answers a copy with replaced headers with the ETag of the body it overwrote, as the listing does after;
+    // S3 with SSE-KMS answers one that is no MD5: the manifest must record the body the restore copied.
+    const { result } = await rollbackTo(bucket, { to: b.result.release });
+    assert.is(result.listed, false, 'planned from the records');
+    assert.equal(await siteState(bucket), stateB, "every object is B's again, body and headers");
+    const { result: again } = await rollbackTo(bucket, { to: b.result.release });
+    assert.is(again.plan.restores.length, 0, 'and a second roll forward finds nothing to do');
+    // The same from a listing, where s3rver names the restored page by the body it overwrote.
+    await rollbackTo(bucket);
+    const { result: listed } = await rollbackTo(bucket, { to: b.result.release, verify: true });
+    assert.is(listed.listed, true);
+    assert.equal(await siteState(bucket), stateB, "with --verify too, every object is B's again");
+  },
+);
+
+releases('a deploy after a rollback records the restored bodies, so its own release can be restored', async () => {
+  const bucket = await freshBucket();
+  await deploySite(bucket, 'a', siteA());
+  await deploySite(bucket, 'b', siteB());
+  await rollbackTo(bucket);
+  // A again with one more file: A's restored pages are unchanged and recorded in this release as they are.
+  const a2 = await deploySite(bucket, 'a2', { ...siteA(), 'humans.txt': 'ann\n' });
+  const stateA2 = await siteState(bucket);
+  await deploySite(bucket, 'b2', siteB());
+  await rollbackTo(bucket, { to: a2.result.release });
+  assert.equal(
+    await siteState(bucket),
+    {
+      ...stateA2,
+      'assets/home-7d8e9f0a.js': (await siteState(bucket))['assets/home-7d8e9f0a.js'],
+    },
+    "every object is A2's, body and headers (B's script kept for its open pages)",
   );
 });
 
@@ -685,6 +761,112 @@ releases('the lock is released when a deploy fails', async () => {
   }
   assert.not.ok((await allKeys(bucket)).includes('.site-gen/lock.json'), 'no lock left behind');
   await deploySite(bucket, 'a', siteA());
+});
+
+/** A client to the same server that, once `down()` says so, fails every request as a server that went away does. */
+function failingOnce(down: (command: string, key: string) => boolean): S3Client {
+  const client = h.server.client();
+  let gone = false;
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const command = (context.commandName ?? '').replace(/Command$/, '');
+      const key = (args.input as { Key?: string }).Key ?? '';
+      gone ||= down(command, key);
+      if (gone) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1'), { code: 'ECONNREFUSED' });
+      return next(args);
+    },
+    { step: 'initialize', name: 'goDown' },
+  );
+  return client;
+}
+
+const LEFT_LOCK =
+  /The deploy lock s3:\/\/releases-\d+\/\.site-gen\/lock\.json may still be there \(.+\): until it lapses at \d{4}-\d\d-\d\dT[\d:.]+Z \((1 min 0 s|\d\d\.\d s) from now\), the same command is refused with exit code 4\. To run it again sooner, add --force-unlock/;
+
+releases('S3 going down mid-deploy: the failure says the lock is left, until when, and how to go on', async () => {
+  const bucket = await freshBucket();
+  const out = join(h.tmp, `${bucket}-down`);
+  await writeSite(out, siteA());
+  const client = failingOnce((command, key) => command === 'PutObject' && key === 'index.html');
+  try {
+    await rejects(
+      () => deploy(testDeployOptions(client, bucket, out, () => {})),
+      (error: unknown) => {
+        assert.instance(error, DeployError);
+        const message = (error as Error).message;
+        assert.match(message, /Run the same command again to finish/);
+        assert.match(message, LEFT_LOCK, message);
+        return true;
+      },
+    );
+  } finally {
+    client.destroy();
+  }
+  assert.ok((await allKeys(bucket)).includes('.site-gen/lock.json'), 'the lock is indeed left');
+  await rejects(() => deploySite(bucket, 'again', siteA()), LockedError);
+  const { output } = await deploySite(bucket, 'forced', siteA(), { forceUnlock: true });
+  assert.match(output, /removed the lock/, 'the way on the message gave works');
+});
+
+releases('S3 going down as the lock is read back: the lock left behind is said too', async () => {
+  const bucket = await freshBucket();
+  const out = join(h.tmp, `${bucket}-down`);
+  await writeSite(out, siteA());
+  let written = false;
+  const client = failingOnce((command, key) => {
+    const down = written && key === '.site-gen/lock.json';
+    written ||= command === 'PutObject' && key === '.site-gen/lock.json';
+    return down;
+  });
+  try {
+    await rejects(
+      () => deploy(testDeployOptions(client, bucket, out, () => {})),
+      (error: unknown) => {
+        const message = (error as Error).message;
+        assert.match(message, /^Could not read s3:\/\/releases-\d+\/\.site-gen\/lock\.json: /, message);
+        assert.match(message, LEFT_LOCK, message);
+        return true;
+      },
+    );
+  } finally {
+    client.destroy();
+  }
+  assert.equal(await allKeys(bucket), ['.site-gen/lock.json'], 'nothing but the lock was written');
+});
+
+releases("a lock left by one's own run whose process is gone: the refusal says so and how to go on", async () => {
+  const bucket = await freshBucket();
+  const dead = spawnSync(process.execPath, ['-e', '']).pid!;
+  const now = new Date().toISOString();
+  const me = whoAmI();
+  await putLock(bucket, { host: me.host, user: me.user, pid: dead, startedAt: now, renewedAt: now, leaseMs: 300_000 });
+  await rejects(
+    () => deploySite(bucket, 'a', siteA()),
+    (error: unknown) => {
+      assert.instance(error, LockedError, 'still refused: host and user alone do not prove it is ours');
+      assert.match(
+        (error as Error).message,
+        `a run of yours on this machine whose process (pid ${dead}) is no longer running`,
+      );
+      assert.match((error as Error).message, /run this command again with --force-unlock to remove it now/);
+      return true;
+    },
+  );
+  await putLock(bucket, {
+    host: 'elsewhere',
+    user: me.user,
+    pid: dead,
+    startedAt: now,
+    renewedAt: now,
+    leaseMs: 300_000,
+  });
+  await rejects(
+    () => deploySite(bucket, 'a', siteA()),
+    (error: unknown) => {
+      assert.not.match((error as Error).message, /a run of yours/, 'another host: nothing is known of its process');
+      return true;
+    },
+  );
 });
 
 releases('keepReleases: only the newest releases are kept, and only the copies they need', async () => {
