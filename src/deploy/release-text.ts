@@ -1,6 +1,6 @@
 // Text for people about releases: the list `site-gen releases` prints, a rollback's dry-run plan and its summary.
 import type { ReleaseSummary, ReleasesIndex } from './releases.ts';
-import { newestFirst } from './releases.ts';
+import { commitText, newestFirst } from './releases.ts';
 import type { RollbackPlan } from './rollback-plan.ts';
 import { type CdnPlan, destination, formatBytes, formatDuration } from './summary.ts';
 
@@ -10,9 +10,7 @@ function when(iso: string): string {
 }
 
 export function describeRelease(release: ReleaseSummary): string {
-  const git = release.git
-    ? `, ${release.git.commit.slice(0, 12)}${release.git.branch ? ` on ${release.git.branch}` : ''}`
-    : '';
+  const git = release.git ? `, ${commitText(release.git)}${release.git.branch ? ` on ${release.git.branch}` : ''}` : '';
   return `${release.id} (${when(release.createdAt)}${git})`;
 }
 
@@ -24,9 +22,7 @@ export function formatReleases(index: ReleasesIndex, bucket: string, prefix: str
   }
   const lines = [`Releases of ${where}, newest first (* live):`];
   for (const release of newestFirst(index)) {
-    const git = release.git
-      ? `${release.git.commit.slice(0, 12)}${release.git.branch ? ` ${release.git.branch}` : ''}`
-      : '-';
+    const git = release.git ? `${commitText(release.git)}${release.git.branch ? ` ${release.git.branch}` : ''}` : '-';
     lines.push(
       `${release.id === index.live ? '*' : ' '} ${release.id}  ${when(release.createdAt)}  ${git}  ` +
         `${release.objects} files, ${formatBytes(release.bytes)}  by ${release.by}`,

@@ -9,7 +9,12 @@ import { deleteMany, readText, writeJson } from './remote.ts';
 import type { RemoteContext } from './remote.ts';
 import { keptKey, releaseKey, releasesIndexKey } from './state-keys.ts';
 
-const gitSchema = z.object({ commit: z.string(), branch: z.string().optional() });
+const gitSchema = z.object({
+  commit: z.string(),
+  branch: z.string().optional(),
+  /** The working folder had changes the commit does not (git status listed some): not the commit's site. */
+  dirty: z.boolean().optional(),
+});
 
 const summarySchema = z.object({
   id: z.string(),
@@ -66,7 +71,11 @@ function git(args: string[], cwd: string): string | undefined {
   }
 }
 
-/** The commit and branch deployed: from the CI's variables when set (a CI checkout is often detached), else from git. */
+/**
+ * The commit and branch deployed: from the CI's variables when set (a CI checkout is often detached), else from git;
+ * and whether the working folder had changes beside them (tracked or new files git does not ignore), so that two
+ * deploys of one commit with other edits are told apart.
+ */
 export function gitInfo(cwd: string, env: NodeJS.ProcessEnv = process.env): GitInfo | undefined {
   const commit =
     env.GITHUB_SHA ?? env.CI_COMMIT_SHA ?? env.CIRCLE_SHA1 ?? env.GIT_COMMIT ?? git(['rev-parse', 'HEAD'], cwd);
@@ -79,7 +88,13 @@ export function gitInfo(cwd: string, env: NodeJS.ProcessEnv = process.env): GitI
     env.CIRCLE_BRANCH ||
     env.GIT_BRANCH ||
     (head && head !== 'HEAD' ? head : undefined);
-  return branch ? { commit, branch } : { commit };
+  const status = git(['status', '--porcelain'], cwd);
+  return { commit, ...(branch ? { branch } : {}), ...(status ? { dirty: true } : {}) };
+}
+
+/** The commit as people read it: its first 12 digits, and `-dirty` (as `git describe --dirty` says) with changes. */
+export function commitText(git: GitInfo): string {
+  return `${git.commit.slice(0, 12)}${git.dirty ? '-dirty' : ''}`;
 }
 
 export function summaryOf(record: ReleaseRecord): ReleaseSummary {

@@ -150,7 +150,7 @@ export async function rollback(options: RollbackOptions): Promise<RollbackResult
       throw new DeployError(
         `Release ${target.id} cannot be restored: ${plan.missing.length} of its files are no longer in ${where} ` +
           `(first: ${plan.missing[0]}; their kept copies were deleted). Nothing was changed. Deploy that release's ` +
-          `commit${target.git ? ` (${target.git.commit})` : ''} instead.`,
+          `commit${target.git ? ` (${target.git.commit}${target.git.dirty ? ', deployed with changes no commit holds' : ''})` : ''} instead.`,
       );
     }
     const addresses = await connection.addresses();

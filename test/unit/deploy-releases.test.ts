@@ -1,7 +1,8 @@
 // Releases, rollback and the deploy lock against a real S3 API (s3rver) and the CloudFront stand-in: rollback restores
 // a release byte for byte without its files, two deploys never interleave, old pages keep their assets.
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -16,7 +17,7 @@ import { listReleases } from '../../src/deploy/list-releases.ts';
 import type { CloudFrontOptions, DeployOptions } from '../../src/deploy/options.ts';
 import { keepBeforeChange } from '../../src/deploy/keep.ts';
 import { ciJob, describeHolder, whoAmI } from '../../src/deploy/lock.ts';
-import { gitInfo, newReleaseId, readIndex, readRecord, releasesToKeep } from '../../src/deploy/releases.ts';
+import { commitText, gitInfo, newReleaseId, readIndex, readRecord, releasesToKeep } from '../../src/deploy/releases.ts';
 import { chooseRelease, rollback, type RollbackOptions } from '../../src/deploy/rollback.ts';
 import { startCloudFrontStandIn, type CloudFrontStandIn } from '../helpers/cloudfront.ts';
 import { S3RVER_CREDENTIALS, startS3rver, testDeployOptions, type S3rverHandle } from '../helpers/s3rver.ts';
@@ -321,6 +322,30 @@ pure('the holder is user@host and the CI job, with a link', () => {
   assert.is(ciJob({}), undefined);
   assert.is(describeHolder({ user: 'ann', host: 'laptop' }), 'ann@laptop');
   assert.equal(gitInfo('/', { GITHUB_SHA: 'abc123', GITHUB_REF_NAME: 'main' }), { commit: 'abc123', branch: 'main' });
+});
+
+pure('a release of a working folder with changes beside its commit says so (-dirty)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'site-gen-git-'));
+  try {
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: dir, stdio: 'ignore' });
+    git('init', '-q', '-b', 'main');
+    writeFileSync(join(dir, 'page.md'), 'one');
+    git('add', '.');
+    git('commit', '-q', '-m', 'one');
+    const clean = gitInfo(dir, {});
+    assert.equal(Object.keys(clean ?? {}).sort(), ['branch', 'commit'], 'a clean checkout: no dirty mark');
+    assert.is(commitText(clean!), clean!.commit.slice(0, 12));
+    writeFileSync(join(dir, 'page.md'), 'two');
+    const edited = gitInfo(dir, {});
+    assert.equal(edited, { commit: clean!.commit, branch: 'main', dirty: true });
+    assert.is(commitText(edited!), `${clean!.commit.slice(0, 12)}-dirty`);
+    git('checkout', '-q', '--', 'page.md');
+    writeFileSync(join(dir, 'new.md'), 'a new file');
+    assert.is(gitInfo(dir, {})?.dirty, true, 'a new file not ignored counts too');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 pure.run();
