@@ -37,10 +37,12 @@ export interface WatchSession {
   close(): Promise<void>;
 }
 
-interface FileChange {
+export interface FileChange {
   file: string;
   /** The file's real path when it differs (reached through a symlink). */
   aliases: string[];
+  /** Made or deleted, as the watcher saw it; none for an edit. */
+  event?: 'added' | 'removed';
 }
 
 export async function startWatch(options: WatchOptions): Promise<WatchSession> {
@@ -96,12 +98,13 @@ export async function startWatch(options: WatchOptions): Promise<WatchSession> {
     ignored: (file) => !isWatchable(path.relative(paths.root, file)),
   });
   const scanned = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
-  const changed = (absolute: string) => queue.add({ file: absolute, aliases: aliasesOf(absolute) });
+  const changed = (absolute: string, event?: FileChange['event']) =>
+    queue.add({ file: absolute, aliases: aliasesOf(absolute), event });
   const trailing = trailingChanges(changed);
   watcher.on('all', (event, file) => {
     if (event === 'addDir' || event === 'unlinkDir') return;
     const absolute = path.resolve(paths.root, file);
-    changed(absolute);
+    changed(absolute, event === 'add' ? 'added' : event === 'unlink' ? 'removed' : undefined);
     if (event === 'change') trailing.seen(absolute);
   });
   watcher.on('error', (error) => options.error(`site-gen watch: the file watcher failed: ${(error as Error).message}`));
@@ -227,7 +230,10 @@ function aliasesOf(file: string): string[] {
   }
 }
 
-function describeChanges(changes: FileChange[], root: string): string {
+/** The changed files as the terminal names them: one by its path (and "added" or "removed"), more by the first. */
+export function describeChanges(changes: FileChange[], root: string): string {
   const names = [...new Set(changes.map((change) => path.relative(root, change.file)))];
-  return names.length === 1 ? names[0]! : `${names[0]} and ${names.length - 1} more`;
+  if (names.length > 1) return `${names[0]} and ${names.length - 1} more`;
+  const event = changes.at(-1)?.event;
+  return event ? `${names[0]} ${event}` : names[0]!;
 }
