@@ -109,6 +109,22 @@ async function inLanes<T>(items: T[], each: (item: T) => Promise<void>): Promise
   await Promise.all(Array.from({ length: Math.max(2, availableParallelism()) }, lane));
 }
 
+/** An image file whose header read well but whose pixels sharp could not decode (a truncated JPEG): `source`, its path. */
+export class ImageEncodingError extends ContentError {
+  constructor(
+    readonly source: string,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+/** libvips may say it in several lines, the same one twice (one per thread that met it): once each, on one line. */
+function oneLine(message: string): string {
+  return [...new Set(message.split('\n').map((line) => line.trim()))].filter(Boolean).join('; ');
+}
+
 /** One output file, upright (EXIF orientation applied), without metadata. */
 async function encode(job: ImageJob, shown: string): Promise<Uint8Array> {
   const { default: sharp } = await import('sharp');
@@ -123,8 +139,9 @@ async function encode(job: ImageJob, shown: string): Promise<Uint8Array> {
     }[job.format]();
     return await encoded.toBuffer();
   } catch (error) {
-    throw new ContentError(
-      `${shown}: sharp could not read the image (${(error as Error).message}). Replace it with an intact JPEG, PNG, WebP or AVIF file.`,
+    throw new ImageEncodingError(
+      job.source,
+      `${shown}: sharp could not read the image (${oneLine((error as Error).message)}). Replace it with an intact JPEG, PNG, WebP or AVIF file.`,
       { cause: error },
     );
   }

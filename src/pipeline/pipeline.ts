@@ -5,7 +5,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import type { SiteConfig } from '../core/config.ts';
 import { digest, shortHex } from '../core/digest.ts';
 import type { ErrorScreenComponent } from '../error-screen.tsx';
-import { TemplateError } from '../core/errors.ts';
+import { ContentError, TemplateError } from '../core/errors.ts';
 import type { HeadHook } from '../core/head.ts';
 import { assembleOutput, pageDocument, sitemapFiles, stylesheetFile } from './assemble.ts';
 import { SITEMAP_FILE } from '../core/http/paths.ts';
@@ -53,7 +53,7 @@ import { MarkdownCollections } from '../content/load.ts';
 import type { MarkdownWorker } from '../content/markdown-pool.ts';
 import { markdownSources } from '../content/links.ts';
 import { resolveRoutes } from '../content/routes.ts';
-import { ImageStore } from '../images/encode.ts';
+import { ImageEncodingError, ImageStore } from '../images/encode.ts';
 import { fingerprintText, imageFingerprints } from '../images/fingerprint.ts';
 
 /**
@@ -412,10 +412,14 @@ export class Pipeline {
     // Images are encoded (or read back) while critical CSS's code loads: a build needs the files of every page.
     const images = ready.then((stages) =>
       this.#options.mode === 'build' && stages.every(Boolean)
-        ? this.#images.files(
-            this.#rendered!.flatMap((page) => page.images),
-            this.#options.onImages,
-          )
+        ? this.#images
+            .files(
+              this.#rendered!.flatMap((page) => page.images),
+              this.#options.onImages,
+            )
+            .catch((error: unknown) => {
+              throw withPagesShowing(error, this.#rendered!);
+            })
         : new Map<string, Uint8Array>(),
     );
     images.catch(() => undefined);
@@ -1150,6 +1154,20 @@ function islandsKey(rendered: readonly RenderedRoute[]): string {
   const hashed = digest();
   for (const { entry, islands } of rendered) hashed.update(JSON.stringify([entry, islands])).update(',');
   return shortHex(hashed);
+}
+
+/**
+ * An image that failed as it was encoded (after the pages rendered), with the pages that show it named: the file is
+ * what to replace, the page where to look. Any other error as it is.
+ */
+function withPagesShowing(error: unknown, rendered: readonly RenderedRoute[]): unknown {
+  if (!(error instanceof ImageEncodingError)) return error;
+  const pages = rendered
+    .filter((page) => page.images.some((job) => job.source === error.source))
+    .map((page) => page.path);
+  if (pages.length === 0) return error;
+  const more = pages.length > 1 ? ` and ${pages.length - 1} more page${pages.length > 2 ? 's' : ''}` : '';
+  return new ContentError(`${error.message} It is shown on ${pages[0]}${more}.`, { cause: error.cause });
 }
 
 /** `file`'s fingerprint, read through the content tracker (see Pipeline#imageReader): the read is the page's. */

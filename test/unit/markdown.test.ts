@@ -346,6 +346,17 @@ errors('a missing or unreadable image names the file; so does <Image> without a 
     /content\/posts\/first-note\.md:8: image "\.\/harbour\.jpg": the file is not a readable image \(no image format\)\. Replace it/,
   );
   assert.not.match(unreadable.message, /undefined/, "no library's placeholder in the message");
+  // Its header reads well, its pixels do not: it fails as it is encoded, after the pages rendered, naming them.
+  const truncated = await failingBuild((c) => {
+    const file = join(c.root, 'content/posts/harbour.jpg');
+    const bytes = readFileSync(file);
+    writeFileSync(file, bytes.subarray(0, Math.floor(bytes.length / 3)));
+  });
+  assert.instance(truncated, ContentError);
+  assert.match(
+    truncated.message,
+    /^content\/posts\/harbour\.jpg: sharp could not read the image \(.+\)\. Replace it with an intact JPEG, PNG, WebP or AVIF file\. It is shown on \/ and 2 more pages\.$/,
+  );
   const component = await failingBuild((c) =>
     c.edit('src/site/pages/home.tsx', (t) => t.replace('team.png', 'crew.png')),
   );
