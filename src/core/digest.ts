@@ -22,6 +22,6 @@ export function digestHex(data: string | Uint8Array): string {
  * The first 16 bytes of a digest as 32 hex digits: a new string, where a slice of the whole hex string would keep all
  * of it alive behind it (a build keeps several of these a page).
  */
-export function shortHex(made: Hash | Buffer): string {
-  return (Buffer.isBuffer(made) ? made : made.digest()).toString('hex', 0, 16);
+export function shortHex(made: Hash): string {
+  return made.digest().toString('hex', 0, 16);
 }

@@ -26,10 +26,3 @@ export function imageFingerprints(root: string, dirs: string[]): Record<string, 
   }
   return found;
 }
-
-/** The fingerprints as one text, for a key that must change with any of them (a render not recorded read by read). */
-export function fingerprintText(fingerprints: Record<string, string>): string {
-  return Object.entries(fingerprints)
-    .map(([file, stamp]) => `${file}:${stamp}`)
-    .join('\n');
-}

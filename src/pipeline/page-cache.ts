@@ -95,9 +95,12 @@ export function renderHash(page: RenderedPage, file: string, siteHead: unknown, 
   return hash(file, htmlHash, JSON.stringify(rest), JSON.stringify(siteHead ?? null));
 }
 
-/** `images`: the image files' fingerprint (src/images/fingerprint.ts): a replaced image renders its pages again. */
-export function siteRenderKey(siteCode: string, config: unknown, base: string, images: string): string {
-  return hash(toolVersionKey(), siteCode, JSON.stringify(config), base, new Date().toDateString(), images);
+/**
+ * What every render key of a build names (see renderKey). Not the image files: a render reads the ones it shows
+ * through the content tracker (Pipeline#imageReader), so a replaced image renders again only its pages.
+ */
+export function siteRenderKey(siteCode: string, config: unknown, base: string): string {
+  return hash(toolVersionKey(), siteCode, JSON.stringify(config), base, new Date().toDateString());
 }
 
 /** What every document of a build is made from besides its page: see renderKey. */

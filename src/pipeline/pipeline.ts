@@ -54,7 +54,7 @@ import type { MarkdownWorker } from '../content/markdown-pool.ts';
 import { markdownSources } from '../content/links.ts';
 import { resolveRoutes } from '../content/routes.ts';
 import { ImageEncodingError, ImageStore } from '../images/encode.ts';
-import { fingerprintText, imageFingerprints } from '../images/fingerprint.ts';
+import { imageFingerprints } from '../images/fingerprint.ts';
 
 /**
  * The stages whose results are kept between runs, in the order they are reported. After them every run does, per
@@ -623,11 +623,13 @@ export class Pipeline {
     const records = reads && new ReadRecords(reads, cache.reads());
     // Island props' content objects, made into JSON once for every page (see ContentReads.memo).
     const memo: PropsMemo | undefined = reads && ((value, compute) => reads.memo(value, compute));
-    // The image files <Image> may show: with reads recorded, each page depends on those it showed (see #imageReader);
-    // else every render key names them all, and a replaced image renders every page again.
-    const images = imageFingerprints(this.paths.root, [dirname(this.paths.routes), this.paths.content]);
-    const imageFiles = reads?.track('i', images);
-    const siteKey = siteRenderKey(site.code, this.#config, base, imageFiles ? '' : fingerprintText(images));
+    // The image files <Image> may show, as a root of the content: each page depends on those it shows (see
+    // #imageReader). A build always records reads (its tracker is made with the pipeline, see the constructor).
+    const imageFiles = reads?.track(
+      'i',
+      imageFingerprints(this.paths.root, [dirname(this.paths.routes), this.paths.content]),
+    );
+    const siteKey = siteRenderKey(site.code, this.#config, base);
     const shared = new Map<string, never[]>();
     const share = <T>(values: T[]): T[] => {
       const id = JSON.stringify(values);
