@@ -154,6 +154,11 @@ const SPECULATE_AFTER = 64;
 const YIELD_EVERY_MS = 5;
 /** Renders held in memory while that bundle is made, at most: later ones are read back from the cache at the end. */
 const HELD_AT_MOST = 512;
+/**
+ * The client bundle of a build whose pages have no islands, as bundleClient makes it: what the documents of pages
+ * without islands are made with before the real bundle is ready (their documents name none of it).
+ */
+const NO_SCRIPTS: ClientBundle = { files: new Map(), pages: new Map(), inputs: [], captureScript: '' };
 
 /**
  * A page of a build between its render and its document: what the route is, the key its render is kept under, and
@@ -734,9 +739,11 @@ export class Pipeline {
   }
 
   /**
-   * Build: what #renderAll hands each rendered page to, when a stream takes pages early. It starts the speculative
-   * bundle after the first SPECULATE_AFTER pages, holds renders (HELD_AT_MOST) until that bundle and everything else a
-   * document is made from are ready, then passes each page whose islands the bundle has to the stream.
+   * Build: what #renderAll hands each rendered page to, when a stream takes pages early. A page without islands loads
+   * no script, so its document owes nothing to the client bundle: it goes to the stream as soon as everything else a
+   * document is made from is ready, while the bundle is still being made. A page with islands waits for the bundle,
+   * started after the first SPECULATE_AFTER pages: its renders are held (HELD_AT_MOST) until then, and from then on
+   * each page whose islands that bundle has goes to the stream.
    */
   #earlyDocuments(
     rendered: readonly RenderedRoute[],
@@ -747,6 +754,8 @@ export class Pipeline {
     const first = new Map<string, string>();
     let bundled: ClientBundle | undefined;
     let documents: Documents | undefined;
+    // Documents for pages without islands, made before the bundle (its scripts are never asked for: see scriptsOf).
+    let scriptless: Documents | undefined;
     let held: Array<{ route: RenderedRoute; index: number; page: RenderedPage }> = [];
     const scriptsOf = (route: DocumentPage) =>
       route.islands.length > 0 ? bundled?.pages.get(first.get(entryKey(route)) ?? '') : undefined;
@@ -769,12 +778,17 @@ export class Pipeline {
         );
         this.#speculated = { entries, client };
       }
-      if (!documents && bundled && this.#documentsReady()) {
-        const client = bundled;
-        documents = this.#documents(client, scriptsOf);
-        const waiting = send(held);
-        held = [];
-        return waiting.then(() => send([{ route, index, page }]));
+      if (!documents && this.#documentsReady()) {
+        if (bundled) {
+          documents = this.#documents(bundled, scriptsOf);
+          const waiting = send(held);
+          held = [];
+          return waiting.then(() => send([{ route, index, page }]));
+        }
+        if (route.islands.length === 0) {
+          scriptless ??= this.#documents(NO_SCRIPTS, () => undefined);
+          return stream.page(route, index, scriptless, page);
+        }
       }
       if (documents) return ready(route) ? stream.page(route, index, documents, page) : undefined;
       if (held.length < HELD_AT_MOST) held.push({ route, index, page });

@@ -120,7 +120,8 @@ stream(
     // A page with one island first, then 300 without: the bundle made after the first pages has the counter's entry
     // alone, with the runtime inlined in it. The fixture's own pages come last with other islands, so the final bundle
     // moves the runtime into a chunk the entries share, and the first page's scripts change. The pages without islands
-    // render slowly until the first page reaches the stream (the flag below), so that pages are still rendering then.
+    // render slowly until a page with islands reaches the stream (the flag below), so that pages are still rendering
+    // then; they count their renders, to see when the first of them reached the stream.
     fixture.edit(
       'src/site/routes.tsx',
       (text) => `${text}
@@ -129,7 +130,9 @@ function First() {
   return <main id="main"><h1 className="title">First</h1><Counter label="One" tricky="" /></main>;
 }
 function Slow() {
-  if (!(globalThis as { streamed?: boolean }).streamed) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+  const state = globalThis as { streamed?: boolean; slowRenders?: number };
+  state.slowRenders = (state.slowRenders ?? 0) + 1;
+  if (!state.streamed) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
   return <Static />;
 }
 routes.unshift(
@@ -148,8 +151,12 @@ routes.unshift(
     const progress: Array<{ done: number; total: number }> = [];
     const writer = new PageWriter(sink, undefined, ({ done, total }) => progress.push({ done, total }));
     const take = writer.page.bind(writer);
+    const state = globalThis as { streamed?: boolean; slowRenders?: number };
+    let firstTaken: { slowRenders: number; scripts: number } | undefined;
     writer.page = (...args) => {
-      (globalThis as { streamed?: boolean }).streamed = true;
+      const [page, , documents] = args;
+      firstTaken ??= { slowRenders: state.slowRenders ?? 0, scripts: documents.client.pages.size };
+      if (page.islands.length > 0) state.streamed = true;
       return take(...args);
     };
     const pipeline = new Pipeline({ paths: projectPaths(fixture.config), base: '/', mode: 'build', stream: writer });
@@ -165,6 +172,11 @@ routes.unshift(
         `the writing progress never passes the total (${JSON.stringify(progress.at(-1))})`,
       );
       assert.equal(progress.at(-1), { done: pages.length, total: pages.length });
+      // The bundle is started once 64 pages have rendered (SPECULATE_AFTER): a page taken before is taken without it.
+      assert.ok(
+        firstTaken && firstTaken.slowRenders < 64 && firstTaken.scripts === 0,
+        `a page without islands reaches the stream before the client bundle is made (${JSON.stringify(firstTaken)})`,
+      );
       const early = new Set(writes.filter((w) => w.rendering).map((w) => w.file));
       assert.ok(early.size > 0, 'some pages were written before the last page rendered');
       assert.ok(early.has('s/10/index.html'), 'a page without islands is written once the first bundle is made');
@@ -177,7 +189,8 @@ routes.unshift(
         assert.is(last.html, documents.make(page).html, `${page.file} is its document with the final bundle`);
       }
     } finally {
-      delete (globalThis as { streamed?: boolean }).streamed;
+      delete state.streamed;
+      delete state.slowRenders;
       await pipeline.dispose();
       fixture.remove();
     }
