@@ -3,7 +3,7 @@ import { stylesheetFile } from '../pipeline/assemble.ts';
 import type { ProjectPaths } from '../core/paths.ts';
 import { PageCache } from '../pipeline/page-cache.ts';
 import type { PagesOnRequest } from '../pipeline/pages-on-request.ts';
-import { Pipeline, type Stage } from '../pipeline/pipeline.ts';
+import { Pipeline, type PipelineOptions, type Stage } from '../pipeline/pipeline.ts';
 import type { OutputFiles } from '../pipeline/write.ts';
 import type { SiteConfig } from '../core/config.ts';
 import type { ErrorScreenComponent } from '../error-screen.tsx';
@@ -13,6 +13,8 @@ export interface DevBuilderOptions {
   paths: ProjectPaths;
   /** External scripts every page loads: the reload client. */
   extraScripts: string[];
+  /** Told once a served page's images are made, when any had to be encoded (see PipelineOptions.onImagesEncoded). */
+  onImagesEncoded?: PipelineOptions['onImagesEncoded'];
 }
 
 /** What the browser should do about a rebuild: nothing (same output), swap the stylesheet, or reload the page. */
@@ -61,6 +63,7 @@ export class DevBuilder {
       mode: 'dev',
       extraScripts: options.extraScripts,
       cache: this.#cache,
+      onImagesEncoded: options.onImagesEncoded,
     });
   }
 

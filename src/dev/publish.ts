@@ -1,4 +1,5 @@
 // Turns each rebuild into what the server answers, what the open pages are told, and the terminal's one line.
+import type { ImagesEncoded } from '../pipeline/pipeline.ts';
 import type { OutputFiles } from '../pipeline/write.ts';
 import type { DevBuilder, RebuildOutcome } from './builder.ts';
 import { describeFailure, errorPage } from './error-page.tsx';
@@ -67,6 +68,16 @@ export class Publisher {
     const rebuilt = `${outcome.rebuilt.join(', ') || 'pages'} in ${outcome.ms} ms`;
     const action = { none: 'output unchanged', css: 'stylesheet swapped', page: 'pages reloaded' }[outcome.change];
     info(what === undefined ? `${clock()} first build: ${rebuilt}` : `${clock()} ${what}: ${rebuilt}; ${action}`);
+  }
+
+  /**
+   * The images of a page served, encoded after it (those no run had made): a photo's AVIF at a few widths takes
+   * seconds, and until this line its pictures are still coming.
+   */
+  imagesEncoded({ path, sources, files, ms }: ImagesEncoded): void {
+    const names = sources.length > 2 ? `${sources[0]} and ${sources.length - 1} more` : sources.join(' and ');
+    const plural = files === 1 ? 'file' : 'files';
+    this.#options.info(`${clock()} ${names}: ${files} image ${plural} encoded for ${path} in ${Math.round(ms)} ms`);
   }
 
   /** A page that fails as it is rendered on request: its error screen, and the error printed once. */

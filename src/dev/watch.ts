@@ -54,7 +54,11 @@ export async function startWatch(options: WatchOptions): Promise<WatchSession> {
   }
   if (options.out) assertSafeOutDir(options.out, paths.root);
   const reloadClient = await bundleReloadClient();
-  const builder = new DevBuilder({ paths, extraScripts: [reloadClient.url] });
+  const builder = new DevBuilder({
+    paths,
+    extraScripts: [reloadClient.url],
+    onImagesEncoded: (encoded) => publisher.imagesEncoded(encoded),
+  });
   const hub = createReloadHub({ build: () => publisher.served.build });
   const publisher = new Publisher({
     builder,

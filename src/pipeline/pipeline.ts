@@ -102,6 +102,8 @@ export interface PipelineOptions {
   onProgress?: (done: number, total: number) => void;
   /** Build: called as image files are encoded, when any is not in the cache (see ImageStore.files). */
   onImages?: (done: number, total: number) => void;
+  /** Dev: called once a served page's image files are made, when any had to be encoded (not read back from the cache). */
+  onImagesEncoded?: (encoded: ImagesEncoded) => void;
   /**
    * Build: each page's render hash in the last build into the same output folder (see build-record.ts). A page whose
    * reads could not be recorded (see render-reads.ts), and that renders to the same, is not kept in the cache again:
@@ -117,6 +119,17 @@ export interface PipelineOptions {
    * pages use (see #renderAll); each page whose final document turns out other is made again at the end.
    */
   stream?: PageStream;
+}
+
+/** Dev: what encoding a served page's images took (see PipelineOptions.onImagesEncoded). */
+export interface ImagesEncoded {
+  /** The page's path. */
+  path: string;
+  /** The source images whose files were encoded, relative to the project folder. */
+  sources: string[];
+  /** Files encoded (each width and format of each source not found in the cache). */
+  files: number;
+  ms: number;
 }
 
 /**
@@ -1056,7 +1069,7 @@ export class Pipeline {
         if (render.images.length > 0)
           pages.setLater(
             render.images.map((job) => job.file),
-            this.#images.files(render.images),
+            this.#encodeOnRequest(plan.path, render.images),
           );
         this.#checkOnRequest(plan, render, known);
         return documents.make({ ...plan, islands: render.islands }, render).html;
@@ -1064,6 +1077,27 @@ export class Pipeline {
       new Map([[SITEMAP_FILE, sitemap]]),
     );
     return { ...output, files: pages };
+  }
+
+  /**
+   * Dev: the files of a served page's images, encoding those neither made nor cached yet; onImagesEncoded hears of
+   * those (a photo's AVIF at a few widths takes seconds after the page was served: the terminal says when it is done).
+   */
+  #encodeOnRequest(path: string, jobs: ImageJob[]): Promise<Map<string, Uint8Array>> {
+    const began = performance.now();
+    let encoded = 0;
+    const made = this.#images.files(jobs, (_done, total) => (encoded = total));
+    const told = this.#options.onImagesEncoded;
+    if (told)
+      made.then(
+        () => {
+          if (encoded === 0) return;
+          const names = new Set(jobs.map((job) => relative(this.paths.root, job.source)));
+          told({ path, sources: [...names].sort(), files: encoded, ms: performance.now() - began });
+        },
+        () => undefined, // the request for an image answers with the error (src/dev/output.ts)
+      );
+    return made;
   }
 
   /** The props every page renders with, but its path. */

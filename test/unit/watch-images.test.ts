@@ -38,6 +38,13 @@ test('every image of a page, asked for as soon as the page is served with no enc
       assert.is(type, TYPES[url.split('.').pop()!], url);
       assert.ok(size > 0, `${url} has bytes`);
     }
+    // The terminal says when the page's pictures are made: they were still coming after the page was served.
+    const said = await watch.waitFor(/image files encoded for \/ in \d+ ms/, { timeout: 30_000 });
+    const line = said.split('\n').find((each) => each.includes('image files encoded for /'))!;
+    assert.match(
+      line,
+      /^\d\d:\d\d:\d\d \S+\.(jpg|png)( and \S+| and \d+ more)?: \d+ image files encoded for \/ in \d+ ms$/,
+    );
   } finally {
     await watch.stop();
     copy.remove();
