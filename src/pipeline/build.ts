@@ -9,6 +9,7 @@ import { byteLength, Compressor, shouldPrecompress, siblingOf, withSiblings } fr
 import { projectPaths } from '../core/paths.ts';
 import { hash, PageCache } from './page-cache.ts';
 import { PagesOnRequest } from './pages-on-request.ts';
+import { PageReports } from './page-reports.ts';
 import type { ClientBundle, PageScripts } from './bundle.ts';
 import type { RenderedPage } from './render.tsx';
 import { isBuildMetadata } from '../core/http/hashed-files.ts';
@@ -254,14 +255,14 @@ export class PageWriter implements PageStream {
   readonly #compressor: Compressor | undefined;
   readonly #onProgress: BuildOptions['onProgress'];
   readonly #reuse: Reuse | undefined;
-  /** Each page's report, by its index in the routes. */
-  readonly #reports: PageReport[] = [];
+  /** Each page's figures, by its index in the routes (made into reports by `finish`). */
+  readonly #reports = new PageReports();
   /** The document key each page was written or kept with, by its index. */
   readonly #keys: string[] = [];
   /**
-   * Each set of scripts, by its entry and files: what it weighs, and the pages written with it, whose reports `finish`
-   * gives that weight. A batch does not wait for it: the scripts' brotli (quality 11, the first time a set is seen)
-   * would hold every batch under way, and the render with them.
+   * Each set of scripts, by its entry and files: its number and what it weighs, which `finish` gives the reports of the
+   * pages written with it. A batch does not wait for it: the scripts' brotli (quality 11, the first time a set is
+   * seen) would hold every batch under way, and the render with them.
    */
   readonly #scripts = new Map<string, ScriptSet>();
   #batch: Batch = [];
@@ -311,13 +312,9 @@ export class PageWriter implements PageStream {
     this.#dispatch();
     await this.settled();
     this.#throwIfFailed();
-    for (const set of this.#scripts.values()) {
-      const js = await set.weight;
-      for (const index of set.pages) this.#reports[index]!.js = js;
-      set.pages = [];
-    }
+    const weights = await Promise.all([...this.#scripts.values()].map((set) => set.weight));
     this.#onProgress?.({ step: 'write', done: pages.length, total: pages.length });
-    return this.#reports;
+    return this.#reports.reports(pages, weights);
   }
 
   /** Resolves once every batch under way has ended, written or failed. */
@@ -336,7 +333,7 @@ export class PageWriter implements PageStream {
     const kept = reuse && keptAsIs(reuse, page.file, key);
     const report = kept && reuse.last!.pages.get(page.file);
     if (report) {
-      this.#reports[index] = { ...report, ms: Math.round(page.ms * 10) / 10 };
+      this.#reports.kept(index, report, page.ms);
       reuse.keys.page(index, page.file, key, page.hash, kept!.length > 1);
       if (this.#progress) this.#progress.done += 1;
       return;
@@ -358,16 +355,8 @@ export class PageWriter implements PageStream {
         const raw = byteLength(html);
         const brotli = await writePage(this.#sink, page.file, html, raw, this.#compressor);
         reuse?.keys.page(index, page.file, key, page.hash, !!this.#compressor && shouldPrecompress(page.file, raw));
-        this.#reports[index] = {
-          path: page.path,
-          file: page.file,
-          html: { raw, brotli },
-          inlineCss: { raw: criticalBytes },
-          // Filled in by `finish`, once the scripts' weight is known (see #scripts).
-          js: NOT_WEIGHED,
-          ms: Math.round(ms * 10) / 10,
-        };
-        scripts.pages.push(index);
+        // Its scripts' weight is given by `finish`, once known (see #scripts).
+        this.#reports.written(index, { raw, brotli, css: criticalBytes, ms }, scripts.id);
       }),
     ).then(
       () => {
@@ -390,7 +379,7 @@ export class PageWriter implements PageStream {
     const id = scripts ? `${scripts.entry}\n${scripts.files.join('\n')}` : '';
     let set = this.#scripts.get(id);
     if (!set) {
-      set = { weight: scriptWeight(scripts, client, this.#compressor), pages: [] };
+      set = { id: this.#scripts.size, weight: scriptWeight(scripts, client, this.#compressor) };
       // A failure is met by `finish`, which awaits every weight.
       set.weight.catch(() => undefined);
       this.#scripts.set(id, set);
@@ -400,16 +389,13 @@ export class PageWriter implements PageStream {
 }
 
 /**
- * A set of scripts pages load (see PageWriter's #scripts): its weight, and the pages written with it whose reports
- * wait for that weight.
+ * A set of scripts pages load (see PageWriter's #scripts): its number, in the order sets were met, and its weight, which
+ * the reports of the pages written with it wait for.
  */
 interface ScriptSet {
+  id: number;
   weight: Promise<PageReport['js']>;
-  pages: number[];
 }
-
-/** A page's scripts until `finish` weighs them: one object for every page, not one each. */
-const NOT_WEIGHED: PageReport['js'] = Object.freeze({ raw: 0, brotli: 0, files: 0 });
 
 type Batch = Array<{ page: RenderedRoute; index: number; key: string; scripts: ScriptSet; ms: number } & PageOutput>;
 

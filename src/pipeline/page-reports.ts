@@ -1,0 +1,90 @@
+// A build's page reports while it writes: a few numbers a page, in columns, made into PageReport objects once at the end.
+import type { PageReport } from './build.ts';
+
+type Js = PageReport['js'];
+
+/** What a report names of its page: the route's path and output file. */
+export interface ReportedPage {
+  path: string;
+  file: string;
+}
+
+/**
+ * Each page's figures by its index in the routes, until the build has written them all: an object a page (the report,
+ * its `html` and `inlineCss`) held about 290 bytes of heap a page to the build's end, 29 MB at 100,003 pages, at the
+ * moment its memory is highest (the last page rendering). Here a page takes 36 bytes. A page's scripts are a set
+ * (see PageWriter's #scripts) whose weight is known only at the end, or the weight a kept page's last report gave.
+ */
+export class PageReports {
+  #size = 0;
+  #htmlRaw = new Float64Array(1024);
+  #htmlBrotli = new Float64Array(1024);
+  #cssRaw = new Float64Array(1024);
+  #ms = new Float64Array(1024);
+  /** 0: no report yet; n > 0: script set n - 1; n < 0: the weight at -n - 1 in #weights (a kept page's). */
+  #js = new Int32Array(1024);
+  /** The scripts' weights kept pages' reports gave, each once. */
+  readonly #weights: Js[] = [];
+  readonly #weightIds = new Map<string, number>();
+
+  /** A page written by this build, with the script set (a number from 0) whose weight its report takes at the end. */
+  written(index: number, figures: { raw: number; brotli: number; css: number; ms: number }, scriptSet: number): void {
+    this.#set(index, figures.raw, figures.brotli, figures.css, figures.ms, scriptSet + 1);
+  }
+
+  /** A page kept as the last build wrote it: its last report, with this build's milliseconds. */
+  kept(index: number, report: PageReport, ms: number): void {
+    const { raw, brotli, files } = report.js;
+    const id = `${raw} ${brotli} ${files}`;
+    let at = this.#weightIds.get(id);
+    if (at === undefined) {
+      at = this.#weights.push({ raw, brotli, files }) - 1;
+      this.#weightIds.set(id, at);
+    }
+    this.#set(index, report.html.raw, report.html.brotli, report.inlineCss.raw, ms, -at - 1);
+  }
+
+  /**
+   * Every page's report, in the routes' order, each script set's weight `setWeights[n]`; a page not reported throws
+   * (a bug: every page is written or kept before the end).
+   */
+  reports(pages: readonly ReportedPage[], setWeights: readonly Js[]): PageReport[] {
+    return pages.map(({ path, file }, index) => {
+      const js = index < this.#size ? this.#js[index]! : 0;
+      if (js === 0) throw new Error(`site-gen: ${file} has no report; this is a bug.`);
+      return {
+        path,
+        file,
+        html: { raw: this.#htmlRaw[index]!, brotli: this.#htmlBrotli[index]! },
+        inlineCss: { raw: this.#cssRaw[index]! },
+        js: js > 0 ? setWeights[js - 1]! : this.#weights[-js - 1]!,
+        ms: this.#ms[index]!,
+      };
+    });
+  }
+
+  #set(index: number, raw: number, brotli: number, css: number, ms: number, js: number): void {
+    if (index >= this.#js.length) this.#grow(index + 1);
+    this.#htmlRaw[index] = raw;
+    this.#htmlBrotli[index] = brotli;
+    this.#cssRaw[index] = css;
+    this.#ms[index] = Math.round(ms * 10) / 10;
+    this.#js[index] = js;
+    this.#size = Math.max(this.#size, index + 1);
+  }
+
+  #grow(least: number): void {
+    let size = this.#js.length;
+    while (size < least) size *= 2;
+    const grown = <T extends Float64Array | Int32Array>(from: T, make: new (size: number) => T): T => {
+      const to = new make(size);
+      to.set(from);
+      return to;
+    };
+    this.#htmlRaw = grown(this.#htmlRaw, Float64Array);
+    this.#htmlBrotli = grown(this.#htmlBrotli, Float64Array);
+    this.#cssRaw = grown(this.#cssRaw, Float64Array);
+    this.#ms = grown(this.#ms, Float64Array);
+    this.#js = grown(this.#js, Int32Array);
+  }
+}
