@@ -1,4 +1,5 @@
 // Where each entry of the build cache is on disk, for hundreds of thousands of entries: a few bytes each, not an array.
+import { grown } from '../core/columns.ts';
 
 /** Which pack file an entry is in, at which offset, how many bytes. */
 export type Location = [pack: string, offset: number, length: number];
@@ -93,13 +94,8 @@ export class LocationMap {
 
   #grow(): void {
     const size = this.#offsets.length * 2;
-    const grown = <T extends Uint32Array | Float64Array>(from: T, make: new (size: number) => T): T => {
-      const to = new make(size);
-      to.set(from);
-      return to;
-    };
-    this.#packs = grown(this.#packs, Uint32Array);
-    this.#offsets = grown(this.#offsets, Float64Array);
-    this.#lengths = grown(this.#lengths, Float64Array);
+    this.#packs = grown(this.#packs, size);
+    this.#offsets = grown(this.#offsets, size);
+    this.#lengths = grown(this.#lengths, size);
   }
 }

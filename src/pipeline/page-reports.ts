@@ -1,4 +1,5 @@
 // A build's page reports while it writes: a few numbers a page, in columns, made into PageReport objects once at the end.
+import { grown } from '../core/columns.ts';
 import type { PageReport } from './build.ts';
 
 type Js = PageReport['js'];
@@ -76,15 +77,10 @@ export class PageReports {
   #grow(least: number): void {
     let size = this.#js.length;
     while (size < least) size *= 2;
-    const grown = <T extends Float64Array | Int32Array>(from: T, make: new (size: number) => T): T => {
-      const to = new make(size);
-      to.set(from);
-      return to;
-    };
-    this.#htmlRaw = grown(this.#htmlRaw, Float64Array);
-    this.#htmlBrotli = grown(this.#htmlBrotli, Float64Array);
-    this.#cssRaw = grown(this.#cssRaw, Float64Array);
-    this.#ms = grown(this.#ms, Float64Array);
-    this.#js = grown(this.#js, Int32Array);
+    this.#htmlRaw = grown(this.#htmlRaw, size);
+    this.#htmlBrotli = grown(this.#htmlBrotli, size);
+    this.#cssRaw = grown(this.#cssRaw, size);
+    this.#ms = grown(this.#ms, size);
+    this.#js = grown(this.#js, size);
   }
 }
