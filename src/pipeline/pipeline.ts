@@ -43,7 +43,7 @@ import {
   toolVersionKey,
   PageCache,
 } from './page-cache.ts';
-import { collectNow, COLLECT_FROM_PAGES } from './heap.ts';
+import { collectNow, COLLECT_FROM_PAGES, heapGrowthFor } from './heap.ts';
 import { PagesOnRequest } from './pages-on-request.ts';
 import { ReadRecords } from './read-records.ts';
 import { ContentReads } from './render-reads.ts';
@@ -552,6 +552,8 @@ export class Pipeline {
         };
         // What the site's code reads of the content as it loads and makes its routes, every page may depend on.
         this.#site = reads ? await reads.recordSite(load) : await load();
+        // Now that the build knows its pages, its heap may grow as far as their number allows (see growthFor).
+        if (this.#options.mode === 'build') heapGrowthFor(this.#site.routes.length);
         return 'site code';
       }
       case 'render': {

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runInNewContext } from 'node:vm';
-import { boundHeapGrowth, collectNow, HEAP_GROWING_PERCENT } from '../../src/pipeline/heap.ts';
+import { boundHeapGrowth, collectNow, growthFor, HEAP_GROWING_PERCENT } from '../../src/pipeline/heap.ts';
 import { collectLinks } from '../../src/pipeline/render.tsx';
 import { splitFrontmatter } from '../../src/content/frontmatter.ts';
 import { parseMarkdown, renderParsed } from '../../src/content/markdown.ts';
@@ -18,10 +18,14 @@ const heap = suite('heap growth');
  * build command does by default (keeping a growth the user gave).
  */
 const CHURN = `
-const { boundHeapGrowth } = await import(${JSON.stringify(new URL('../../src/pipeline/heap.ts', import.meta.url).href)});
+const { boundHeapGrowth, heapGrowthFor } = await import(${JSON.stringify(new URL('../../src/pipeline/heap.ts', import.meta.url).href)});
 const mode = process.argv[1];
-if (mode === 'ours') boundHeapGrowth(undefined, []);
+if (mode === 'ours' || mode === 'small') boundHeapGrowth(undefined, []);
 if (mode === 'respect') boundHeapGrowth();
+// A site of 1,000 pages, known once it has loaded: the flag is changed while the process runs.
+if (mode === 'small') heapGrowthFor(1000);
+// The user's growth (node was given one) stays, whatever the site's size.
+if (mode === 'respect-small' && (boundHeapGrowth() || heapGrowthFor(1000))) throw new Error('changed the growth the user chose');
 const live = [];
 const waiting = [];
 let peak = 0;
@@ -34,7 +38,7 @@ for (let i = 0; i < 600000; i++) {
 process.stdout.write(String(peak / 1048576));
 `;
 
-const peakHeap = (mode: 'none' | 'ours' | 'respect') =>
+const peakHeap = (mode: 'none' | 'ours' | 'respect' | 'small' | 'respect-small') =>
   Number(
     execFileSync(
       process.execPath,
@@ -58,6 +62,18 @@ heap('leaves a growth the user chose on the command line or in NODE_OPTIONS', ()
   const chosen = peakHeap('respect');
   const bounded = peakHeap('ours');
   assert.ok(chosen > bounded * 1.15, `the user's 300%: ${chosen.toFixed(0)} MB, ours: ${bounded.toFixed(0)} MB`);
+});
+
+heap('a site of fewer pages lets its heap grow further, once its pages are known, as V8 reads the flag again', () => {
+  assert.is(growthFor(1), 100);
+  assert.is(growthFor(10_000), 100, 'as much as it holds, up to 10,000 pages');
+  assert.is(growthFor(20_000), 50);
+  assert.is(growthFor(50_000), HEAP_GROWING_PERCENT);
+  assert.is(growthFor(100_003), HEAP_GROWING_PERCENT, 'never below the bound');
+  const bounded = peakHeap('ours');
+  const small = peakHeap('small');
+  assert.ok(small > bounded * 1.15, `1,000 pages: ${small.toFixed(0)} MB at the peak, 20%: ${bounded.toFixed(0)} MB`);
+  assert.ok(peakHeap('respect-small') > bounded * 1.15, "the user's 300% stays for a site of 1,000 pages");
 });
 
 /** A WeakRef to an object nothing else holds, made in a job of its own (a WeakRef keeps its target to the job's end). */
