@@ -4,13 +4,13 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { eleventyMarkdownSite, siteGenMarkdownSite } from '../bench/lib/markdown-site.ts';
 import { currentLoad, describeMachine } from '../bench/lib/machine.ts';
-import { replaceSection } from '../bench/lib/results-section.ts';
+import { writeSection } from '../bench/lib/results-section.ts';
 import { median } from '../bench/lib/stats.ts';
 
 const { values: flags } = parseArgs({
@@ -156,8 +156,7 @@ const section = [
 ].join('\n');
 console.log(`\n${section}`);
 if (!flags['dry-run']) {
-  const file = join(TOOL, 'bench/RESULTS.md');
-  await writeFile(file, replaceSection(await readFile(file, 'utf8'), 'markdown', section));
+  await writeSection(join(TOOL, 'bench/RESULTS.md'), 'markdown', section);
 }
 await Promise.all([work, cpuFile, userFile].map((path) => rm(path, { recursive: true, force: true })));
 

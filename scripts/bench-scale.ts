@@ -15,7 +15,7 @@
 // within an hour on these machines.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -24,7 +24,7 @@ import { runBuild, type BuildRun } from '../bench/lib/build-times.ts';
 import { currentLoad, describeMachine } from '../bench/lib/machine.ts';
 import { scaleSite } from '../bench/lib/scale-site.ts';
 import { median } from '../bench/lib/stats.ts';
-import { replaceSection } from '../bench/lib/results-section.ts';
+import { writeSection } from '../bench/lib/results-section.ts';
 import { TOOL_ROOT } from '../test/helpers/watch-project.ts';
 
 const { values: flags } = parseArgs({
@@ -433,11 +433,10 @@ log(
 log(goal('watch: first page served (no cache)', watch?.firstMs, 2000, 's'));
 log(goal('watch: footer edit -> reloaded page (median)', watch && median(watch.content), 300, 'ms'));
 
-const resultsFile = join(TOOL_ROOT, 'bench/RESULTS.md');
-const previous = await readFile(resultsFile, 'utf8');
-await writeFile(
-  resultsFile,
-  replaceSection(previous, 'scale', `## Scale (\`npm run bench:scale\`)\n\n${lines.join('\n')}\n`),
+await writeSection(
+  join(TOOL_ROOT, 'bench/RESULTS.md'),
+  'scale',
+  `## Scale (\`npm run bench:scale\`)\n\n${lines.join('\n')}\n`,
 );
 console.log('\nWrote the scale section of bench/RESULTS.md.');
 // Every build is timed: the output folders can go now (see `cold`).

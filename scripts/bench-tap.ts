@@ -3,12 +3,11 @@
 // Writes its section of bench/RESULTS.md. Run: npm run bench:tap [-- --runs 3 --compare DIR]
 // --compare DIR: a checkout of another commit (node_modules in place) built and measured in the same run, as "before".
 import { spawnSync } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
 import os, { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright';
-import { replaceSection } from '../bench/lib/results-section.ts';
+import { writeSection } from '../bench/lib/results-section.ts';
 import { serve } from '../bench/lib/serve.ts';
 import { kb, median } from '../bench/lib/stats.ts';
 import { toMarkdown, toText, type Table } from '../bench/lib/table.ts';
@@ -464,8 +463,6 @@ const table: Table = {
 };
 console.log(`\n${toText(table)}`);
 if (!args['no-write']) {
-  const file = join(TOOL_ROOT, 'bench/RESULTS.md');
-  const previous = await readFile(file, 'utf8').catch(() => '# site-gen bench results\n');
   const body = [
     '## First tap (issue 23; `npm run bench:tap`)',
     '',
@@ -473,8 +470,6 @@ if (!args['no-write']) {
     '',
     toMarkdown(table),
   ].join('\n');
-  await writeFile(file, replaceSection(previous, 'first-tap', body));
-  // The tree's formatter pads the table's columns; npm test fails on a file it would change.
-  spawnSync(join(TOOL_ROOT, 'node_modules/.bin/biome'), ['format', '--write', file], { stdio: 'ignore' });
+  await writeSection(join(TOOL_ROOT, 'bench/RESULTS.md'), 'first-tap', body);
   console.log('Wrote the first-tap section of bench/RESULTS.md.');
 }

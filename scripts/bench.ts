@@ -9,7 +9,7 @@ import { timeBuilds } from '../bench/lib/build-times.ts';
 import { buildClientOnly } from '../bench/lib/client-only.ts';
 import { lighthouseOnce, summarise, type LighthouseRun } from '../bench/lib/lighthouse.ts';
 import { currentLoad, describeMachine } from '../bench/lib/machine.ts';
-import { keepSections } from '../bench/lib/results-section.ts';
+import { keepSections, writeResults } from '../bench/lib/results-section.ts';
 import { splitJs, weighPage } from '../bench/lib/page-weight.ts';
 import { markdownReport, textReport } from '../bench/lib/report.ts';
 import {
@@ -166,7 +166,7 @@ async function main(): Promise<void> {
   await writeFile(join(benchDir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
   const previous = await readFile(join(benchDir, 'RESULTS.md'), 'utf8').catch(() => '');
   const analysis = await readFile(join(benchDir, 'ANALYSIS.md'), 'utf8').catch(() => undefined);
-  await writeFile(join(benchDir, 'RESULTS.md'), keepSections(previous, markdownReport(results, analysis)));
+  await writeResults(join(benchDir, 'RESULTS.md'), keepSections(previous, markdownReport(results, analysis)));
   process.stdout.write(
     `\n${textReport(results)}\nWrote bench/results.json and bench/RESULTS.md in ${results.settings.durationS} s.\n`,
   );

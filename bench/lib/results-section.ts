@@ -1,4 +1,11 @@
 // bench/RESULTS.md is written by more than one bench: each owns a section between markers and keeps the others'.
+import { spawnSync } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** The repository, and its formatter, which `npm test` runs over bench/RESULTS.md too. */
+const ROOT = join(import.meta.dirname, '../..');
+const BIOME = join(ROOT, 'node_modules/.bin/biome');
 
 const markers = (name: string) => [`<!-- ${name}: written by its bench, do not edit -->`, `<!-- /${name} -->`] as const;
 
@@ -19,4 +26,25 @@ export function keepSections(previous: string, next: string): string {
     if (!out.includes(markers(match[1]!)[0])) out = replaceSection(out, match[1]!, match[2]!);
   }
   return out;
+}
+
+/**
+ * Writes `text` to the results file `file`, formatted as the tree's formatter wants bench/RESULTS.md (tables' columns
+ * padded): `npm test` fails on a file the formatter would change, and a bench's tables are written unpadded.
+ */
+export async function writeResults(file: string, text: string): Promise<void> {
+  const formatted = spawnSync(BIOME, ['format', '--stdin-file-path=bench/RESULTS.md'], {
+    cwd: ROOT,
+    input: text,
+    encoding: 'utf8',
+  });
+  if (formatted.status !== 0 || !formatted.stdout)
+    throw new Error(`biome could not format ${file}: ${(formatted.stderr || formatted.stdout || '').trim()}`);
+  await writeFile(file, formatted.stdout);
+}
+
+/** Writes the section `name` of the results file `file` (see replaceSection, writeResults). */
+export async function writeSection(file: string, name: string, body: string): Promise<void> {
+  const previous = await readFile(file, 'utf8').catch(() => '# site-gen bench results\n');
+  await writeResults(file, replaceSection(previous, name, body));
 }
