@@ -26,12 +26,12 @@ export class ImageStore {
 
   /**
    * The output files of `jobs`: first those this store made or the cache folder keeps, read back; then the others,
-   * encoded. `onProgress` is told of those to encode, once before the first and after each (not at all when every file
-   * is kept): a photo's AVIF at a few widths takes seconds, which a build shows.
+   * encoded. `onProgress` is told of those to encode, once before the first (with the jobs) and after each (not at all
+   * when every file is kept): a photo's AVIF at a few widths takes seconds, which a build shows.
    */
   async files(
     jobs: Iterable<ImageJob>,
-    onProgress?: (done: number, total: number) => void,
+    onProgress?: (done: number, total: number, encoding: readonly ImageJob[]) => void,
   ): Promise<Map<string, Uint8Array>> {
     const unique = new Map<string, ImageJob>();
     for (const job of jobs) unique.set(job.file, job);
@@ -43,10 +43,10 @@ export class ImageStore {
       else missing.push(job);
     });
     let encoded = 0;
-    if (missing.length > 0) onProgress?.(0, missing.length);
+    if (missing.length > 0) onProgress?.(0, missing.length, missing);
     await inLanes(missing, async (job) => {
       out.set(job.file, await this.#encoded(job));
-      onProgress?.((encoded += 1), missing.length);
+      onProgress?.((encoded += 1), missing.length, missing);
     });
     return new Map([...out].sort(([a], [b]) => a.localeCompare(b)));
   }

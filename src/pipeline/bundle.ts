@@ -171,12 +171,17 @@ export function scriptsForPages(bundle: ClientBundle, pages: readonly PageIsland
   return { ...bundle, pages: scripts };
 }
 
+/** The client bundle of pages that have no islands: no files, no scripts. */
+export function noScripts(): ClientBundle {
+  return { files: new Map(), pages: new Map(), inputs: [], captureScript: '' };
+}
+
 export async function bundleClient(options: BundleOptions): Promise<ClientBundle> {
   const pages = uniqueEntries(options.pages);
   const sources = new Map(pages.map((p) => [p.name, entrySource(options, p, options.root, options.errorScreen)]));
+  if (pages.length === 0) return noScripts();
   const files = new Map<string, Uint8Array>();
   const scripts = new Map<string, PageScripts>();
-  if (pages.length === 0) return { files, pages: scripts, inputs: [], captureScript: '' };
   const capture = captureScript(options);
 
   const entries: Plugin = {

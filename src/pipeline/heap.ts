@@ -20,8 +20,9 @@ let bounded = false;
  * site loads, when its size is not known yet: the load of a large site is where its memory starts.
  */
 export function boundHeapGrowth(percent = HEAP_GROWING_PERCENT, given: readonly string[] = givenFlags()): boolean {
-  bounded = setFlagUnlessGiven('heap-growing-percent', percent, given) || bounded;
-  return bounded;
+  const set = setFlagUnlessGiven('heap-growing-percent', percent, given);
+  bounded ||= set;
+  return set;
 }
 
 /**

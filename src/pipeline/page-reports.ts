@@ -17,7 +17,6 @@ export interface ReportedPage {
  * (see PageWriter's #scripts) whose weight is known only at the end, or the weight a kept page's last report gave.
  */
 export class PageReports {
-  #size = 0;
   #htmlRaw = new Float64Array(1024);
   #htmlBrotli = new Float64Array(1024);
   #cssRaw = new Float64Array(1024);
@@ -51,7 +50,7 @@ export class PageReports {
    */
   reports(pages: readonly ReportedPage[], setWeights: readonly Js[]): PageReport[] {
     return pages.map(({ path, file }, index) => {
-      const js = index < this.#size ? this.#js[index]! : 0;
+      const js = this.#js[index] ?? 0;
       if (js === 0) throw new Error(`site-gen: ${file} has no report; this is a bug.`);
       return {
         path,
@@ -71,7 +70,6 @@ export class PageReports {
     this.#cssRaw[index] = css;
     this.#ms[index] = Math.round(ms * 10) / 10;
     this.#js[index] = js;
-    this.#size = Math.max(this.#size, index + 1);
   }
 
   #grow(least: number): void {

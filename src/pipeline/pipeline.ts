@@ -13,6 +13,7 @@ import {
   bundleClient,
   entryKey,
   entrySource,
+  noScripts,
   scriptsForPages,
   uniqueEntries,
   type ClientBundle,
@@ -167,11 +168,6 @@ const SPECULATE_AFTER = 64;
 const YIELD_EVERY_MS = 5;
 /** Renders held in memory while that bundle is made, at most: later ones are read back from the cache at the end. */
 const HELD_AT_MOST = 512;
-/**
- * The client bundle of a build whose pages have no islands, as bundleClient makes it: what the documents of pages
- * without islands are made with before the real bundle is ready (their documents name none of it).
- */
-const NO_SCRIPTS: ClientBundle = { files: new Map(), pages: new Map(), inputs: [], captureScript: '' };
 
 /**
  * A page of a build between its render and its document: what the route is, the key its render is kept under, and
@@ -801,7 +797,7 @@ export class Pipeline {
           return waiting.then(() => send([{ route, index, page }]));
         }
         if (route.islands.length === 0) {
-          scriptless ??= this.#documents(NO_SCRIPTS, () => undefined);
+          scriptless ??= this.#documents(noScripts(), () => undefined);
           return stream.page(route, index, scriptless, page);
         }
       }
@@ -1087,15 +1083,15 @@ export class Pipeline {
    */
   #encodeOnRequest(path: string, jobs: ImageJob[]): Promise<Map<string, Uint8Array>> {
     const began = performance.now();
-    let encoded = 0;
-    const made = this.#images.files(jobs, (_done, total) => (encoded = total));
+    let encoding: readonly ImageJob[] = [];
+    const made = this.#images.files(jobs, (_done, _total, missing) => (encoding = missing));
     const told = this.#options.onImagesEncoded;
     if (told)
       made.then(
         () => {
-          if (encoded === 0) return;
-          const names = new Set(jobs.map((job) => relative(this.paths.root, job.source)));
-          told({ path, sources: [...names].sort(), files: encoded, ms: performance.now() - began });
+          if (encoding.length === 0) return;
+          const names = new Set(encoding.map((job) => relative(this.paths.root, job.source)));
+          told({ path, sources: [...names].sort(), files: encoding.length, ms: performance.now() - began });
         },
         () => undefined, // the request for an image answers with the error (src/dev/output.ts)
       );
