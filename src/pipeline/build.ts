@@ -287,7 +287,7 @@ export class PageWriter implements PageStream {
   page(page: RenderedRoute, index: number, documents: Documents, render?: RenderedPage): Promise<void> | undefined {
     this.#throwIfFailed();
     if (this.#batch.length === 0 && this.#running.size >= BATCHES_AT_ONCE)
-      return Promise.race(this.#running).then(() => this.page(page, index, documents, render));
+      return this.#waitFor(Promise.race(this.#running)).then(() => this.page(page, index, documents, render));
     this.#add(page, index, documents, render);
     if (this.#batch.length >= BATCH) this.#dispatch();
     return undefined;
@@ -319,7 +319,15 @@ export class PageWriter implements PageStream {
 
   /** Resolves once every batch under way has ended, written or failed. */
   async settled(): Promise<void> {
-    while (this.#running.size > 0) await Promise.allSettled(this.#running);
+    while (this.#running.size > 0) await this.#waitFor(Promise.allSettled(this.#running));
+  }
+
+  /**
+   * `batches` (of #running, which never reject), this thread compressing pages meanwhile rather than only waiting for
+   * the compression threads (see Compressor.whileWaiting).
+   */
+  #waitFor(batches: Promise<unknown>): Promise<unknown> {
+    return this.#compressor ? this.#compressor.whileWaiting(batches) : batches;
   }
 
   #throwIfFailed(): void {

@@ -1,5 +1,6 @@
 // Brotli and gzip of the output: settings per kind of file, each distinct content compressed once, off the main thread, kept between builds.
 import { digest, shortHex } from '../core/digest.ts';
+import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { promisify } from 'node:util';
@@ -105,18 +106,26 @@ export interface Compressed {
 }
 
 /**
- * What the compression threads and the writer threads run (one script, `workerData.writer` telling which): zlib's
- * synchronous calls, one file after another, a batch of files per message; and the writes of a page with its .br and
- * .gz, with synchronous calls too. A compression thread writes a batch's files itself, or hands them, their bytes in a
- * shared buffer, to the writer thread the batch names, which answers the main thread. Compressed bytes come back in one
- * buffer, handed over rather than copied. Plain JavaScript, evaluated as is: a worker does not inherit the
- * TypeScript loader the tool may run under.
+ * What both the compression threads and the main thread (see CompressionThreads.helpWhile) run for a job: zlib's
+ * synchronous calls, and the writes of a page with its .br and .gz, with synchronous calls too. Plain JavaScript,
+ * evaluated as is (a worker does not inherit the TypeScript loader the tool may run under), and on the main thread
+ * made into functions once (see here): one source for the bytes and the errors of either.
  */
-const WORKER = `
-const { parentPort, workerData } = require('node:worker_threads');
+const JOBS = `
 const { mkdirSync, writeFileSync } = require('node:fs');
 const { dirname } = require('node:path');
 const { brotliCompressSync, gzipSync } = require('node:zlib');
+
+/** A job's input as bytes with its brotli (again at the retry's quality when it lands in the retry's range) and gzip. */
+function compressOne({ data, brotliParams, gzipLevel, retry }) {
+  const input = typeof data === 'string' ? Buffer.from(data) : data;
+  let br = brotliCompressSync(input, { params: brotliParams });
+  if (retry && br.length > retry.above && br.length <= retry.upTo) {
+    br = brotliCompressSync(input, { params: { ...brotliParams, [retry.qualityParam]: retry.quality } });
+  }
+  const gz = gzipSync(input, { level: gzipLevel });
+  return { input, br, gz };
+}
 
 /** Each file of \`files\` with its .br and .gz: three parts of \`parts\` each, in turn. */
 function writeAll(files, parts) {
@@ -135,6 +144,26 @@ function writeAll(files, parts) {
   });
   return results;
 }
+`;
+
+/** The functions of JOBS on this thread, made when first needed. */
+let here:
+  | {
+      compressOne: (job: JobMessage) => { input: Uint8Array; br: Buffer; gz: Buffer };
+      writeAll: (files: Array<{ id: number; dest: string }>, parts: Uint8Array[]) => Reply['results'];
+    }
+  | undefined;
+const jobsHere = () =>
+  (here ??= new Function('require', `${JOBS}\nreturn { compressOne, writeAll };`)(createRequire(import.meta.url)));
+
+/**
+ * What the compression threads and the writer threads run (one script, `workerData.writer` telling which): JOBS, one
+ * file after another, a batch of files per message. A compression thread writes a batch's files itself, or hands them,
+ * their bytes in a shared buffer, to the writer thread the batch names, which answers the main thread. Compressed bytes
+ * come back in one buffer, handed over rather than copied.
+ */
+const WORKER = `${JOBS}
+const { parentPort, workerData } = require('node:worker_threads');
 
 /** \`parts\` in one buffer of its own, which can be handed over (a small Buffer.concat comes from Node's shared pool). */
 function pack(parts) {
@@ -211,15 +240,11 @@ if (workerData.writer) {
     const parts = [];
     const files = [];
     const fileParts = [];
-    for (const { id, data, brotliParams, gzipLevel, retry, dest } of message.batch) {
+    for (const job of message.batch) {
+      const { id, dest } = job;
       let input, br, gz;
       try {
-        input = typeof data === 'string' ? Buffer.from(data) : data;
-        br = brotliCompressSync(input, { params: brotliParams });
-        if (retry && br.length > retry.above && br.length <= retry.upTo) {
-          br = brotliCompressSync(input, { params: { ...brotliParams, [retry.qualityParam]: retry.quality } });
-        }
-        gz = gzipSync(input, { level: gzipLevel });
+        ({ input, br, gz } = compressOne(job));
       } catch (error) {
         results.push({ id, error: String((error && error.stack) || error) });
         continue;
@@ -264,8 +289,8 @@ interface Job {
   reject: (error: Error) => void;
   /** Its share of its thread's load (see jobCost). */
   cost: number;
-  /** The compression thread it was sent to. */
-  thread: Thread;
+  /** The compression thread it was sent to; none while it waits to be sent (see SENT_COST), or when done here. */
+  thread?: Thread;
   /** The writer thread that writes its files, when one does (see WRITERS). */
   writer?: Writer;
 }
@@ -303,8 +328,6 @@ interface Running {
 }
 
 interface Thread extends Running {
-  /** Jobs not sent yet: sent together once the current task ends (see BATCH). */
-  queued: JobMessage[];
   /** The cost of its jobs not done yet (see jobCost). */
   load: number;
 }
@@ -330,6 +353,16 @@ export function jobCost(message: Omit<JobMessage, 'id'>): number {
  * come back while the rest are compressed.
  */
 const BATCH = 32;
+
+/**
+ * The work a compression thread is given ahead, at most (see jobCost: bytes at the usual qualities): about 40 ms of it
+ * on these machines, 50 pages of the scale bench's or 400 Markdown entries'. The rest waits on this thread, where
+ * the main thread takes it when it has nothing else to do (see CompressionThreads.helpWhile): a build of 10,003 pages
+ * has its main thread wait for compression for a quarter of its time, with all its pages' work sent ahead to the one
+ * compression thread. A thread is sent more whenever it answers, and the main thread turns the event loop every few
+ * milliseconds (see YIELD_EVERY_MS in pipeline.ts), so a thread does not run dry while the main thread renders.
+ */
+const SENT_COST = 2_000_000;
 
 /**
  * Writer threads, each making a batch's folders and files with synchronous calls, started once a build has asked for
@@ -378,6 +411,10 @@ class CompressionThreads {
   readonly #writers: Writer[] = [];
   readonly #jobs = new Map<number, Job>();
   #nextId = 0;
+  /** Jobs not sent to a thread yet, in the order they came (see SENT_COST). */
+  #waiting: JobMessage[] = [];
+  /** Jobs this thread ran itself (see helpWhile). */
+  doneHere = 0;
   #flushing = false;
   /** Pages asked to be written (see WRITE_ALONE). */
   #toWrite = 0;
@@ -398,21 +435,17 @@ class CompressionThreads {
   run(message: Omit<JobMessage, 'id'>): Promise<Compressed | CompressedSizes> {
     const cost = jobCost(message);
     if (message.dest === undefined && !message.retry && cost > ASIDE) return compressAside(message);
-    const thread = this.#least();
     const id = this.#nextId++;
     if (message.dest !== undefined && ++this.#toWrite === WRITE_ALONE + 1) this.#startWritersIfSlow();
     return new Promise((resolve, reject) => {
-      if (thread.jobs.size === 0) thread.worker.ref();
-      this.#jobs.set(id, { resolve, reject, cost, thread });
-      thread.jobs.add(id);
-      thread.load += cost;
-      thread.queued.push({ id, ...message });
-      if (thread.queued.length >= BATCH) this.#send(thread);
+      this.#jobs.set(id, { resolve, reject, cost });
+      this.#waiting.push({ id, ...message });
+      if (this.#waiting.length >= BATCH) this.#send();
       else if (!this.#flushing) {
         this.#flushing = true;
         setImmediate(() => {
           this.#flushing = false;
-          for (const each of this.#threads) this.#send(each);
+          this.#send();
         });
       }
     });
@@ -423,32 +456,86 @@ class CompressionThreads {
     while (this.#threads.length < THREADS) this.#start();
   }
 
-  /** Sends `thread` its queued jobs; those with files to write, to the writer thread with the fewest jobs, if any. */
-  #send(thread: Thread): void {
-    if (thread.queued.length === 0) return;
+  /**
+   * Until `waiting` settles, compresses (and writes) on this thread the jobs no compression thread was sent yet, the
+   * last first, one at a time between turns of the event loop, so that the threads' answers are taken and they are
+   * sent more meanwhile. For where the main thread would only wait for compression (see SENT_COST). Resolves when
+   * `waiting` does; never rejects.
+   */
+  async helpWhile(waiting: Promise<unknown>): Promise<void> {
+    let settled = false;
+    const done = waiting.then(
+      () => void (settled = true),
+      () => void (settled = true),
+    );
+    while (!settled) {
+      const job = this.#waiting.pop();
+      if (!job) return done;
+      this.#runHere(job);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /** One job compressed, and written when it has a `dest`, on this thread: settled as a thread's answer would settle it. */
+  #runHere(job: JobMessage): void {
+    const { compressOne, writeAll } = jobsHere();
+    this.doneHere += 1;
+    let made: { input: Uint8Array; br: Buffer; gz: Buffer };
+    try {
+      made = compressOne(job);
+    } catch (error) {
+      this.#answer([{ id: job.id, error: String((error instanceof Error && error.stack) || error) }]);
+      return;
+    }
+    if (job.dest === undefined) {
+      this.#answer([{ id: job.id, br: made.br.length, gz: made.gz.length }], Buffer.concat([made.br, made.gz]));
+    } else this.#answer(writeAll([{ id: job.id, dest: job.dest }], [made.input, made.br, made.gz]));
+  }
+
+  /**
+   * Sends the jobs waiting to the compression threads, a batch at a time to the one with the least work, while it has
+   * less than SENT_COST under way; those with files to write, to the writer thread with the fewest jobs, if any.
+   */
+  #send(): void {
+    // A thread that stopped is replaced (its jobs failed with it).
+    if (this.#waiting.length > 0) this.warm();
+    while (this.#waiting.length > 0) {
+      const thread = this.#least();
+      if (thread.load >= SENT_COST) return;
+      const batch: JobMessage[] = [];
+      let cost = thread.load;
+      while (batch.length < BATCH && this.#waiting.length > 0 && cost < SENT_COST) {
+        const job = this.#waiting.shift()!;
+        const entry = this.#jobs.get(job.id)!;
+        cost += entry.cost;
+        batch.push(job);
+      }
+      this.#post(thread, batch);
+    }
+  }
+
+  #post(thread: Thread, batch: JobMessage[]): void {
     const writer = this.#writers.reduce<Writer | undefined>(
       (best, each) => (best === undefined || each.jobs.size < best.jobs.size ? each : best),
       undefined,
     );
-    if (writer) {
-      for (const { id, dest } of thread.queued) {
-        if (dest === undefined) continue;
+    if (thread.jobs.size === 0) thread.worker.ref();
+    for (const { id, dest } of batch) {
+      const job = this.#jobs.get(id)!;
+      job.thread = thread;
+      thread.jobs.add(id);
+      thread.load += job.cost;
+      if (writer && dest !== undefined) {
         if (writer.jobs.size === 0) writer.worker.ref();
         writer.jobs.add(id);
-        this.#jobs.get(id)!.writer = writer;
+        job.writer = writer;
       }
     }
-    thread.worker.postMessage({ batch: thread.queued, writer: writer?.name });
-    thread.queued = [];
+    thread.worker.postMessage({ batch, writer: writer?.name });
   }
 
-  /** The thread with the least work waiting (see jobCost), started while there are fewer than THREADS. */
+  /** The thread with the least work under way (see jobCost). */
   #least(): Thread {
-    if (this.#threads.length < THREADS) {
-      const idle = this.#threads.find((thread) => thread.jobs.size === 0);
-      if (idle) return idle;
-      return this.#start();
-    }
     return this.#threads.reduce((best, thread) => (thread.load < best.load ? thread : best));
   }
 
@@ -458,7 +545,7 @@ class CompressionThreads {
       workerData: { handOff: this.#handOff },
       resourceLimits: { maxYoungGenerationSizeMb: THREAD_YOUNG_MB },
     });
-    const thread: Thread = { worker, jobs: new Set(), queued: [], load: 0 };
+    const thread: Thread = { worker, jobs: new Set(), load: 0 };
     this.#listen(thread, this.#threads);
     for (const writer of this.#writers) this.#connect(thread, writer);
     this.#threads.push(thread);
@@ -501,31 +588,38 @@ class CompressionThreads {
         this.#diskSlow = true;
         this.#startWritersIfSlow();
       }
-      const bytes = reply.bytes && asBuffer(reply.bytes);
-      let at = 0;
-      for (const { id, br, gz, written, error, writeError } of reply.results) {
-        const job = this.#settle(id);
-        if (error !== undefined) job?.reject(new Error(`site-gen: compression failed: ${error}`));
-        // The file system's error as a write on this thread would give it: its code names the failure.
-        else if (writeError) job?.reject(Object.assign(new Error(writeError.message), writeError));
-        else if (written) job?.resolve({ br: br!, gz: gz! });
-        else {
-          job?.resolve({ br: bytes!.subarray(at, at + br!), gz: bytes!.subarray(at + br!, at + br! + gz!) });
-          at += br! + gz!;
-        }
-      }
+      this.#answer(reply.results, reply.bytes && asBuffer(reply.bytes));
+      this.#send();
     });
     const fail = (error: unknown) => {
       const index = list.indexOf(running);
       if (index >= 0) list.splice(index, 1);
       for (const id of running.jobs)
         this.#settle(id)?.reject(new Error('site-gen: a compression thread stopped', { cause: error }));
+      // The jobs not sent yet go to the thread that replaces it.
+      this.#send();
     };
     running.worker.on('error', fail);
     running.worker.on('exit', (code) => fail(new Error(`exit code ${code}`)));
     // After the listeners: adding a 'message' listener refs the worker again, and a thread warmed (see warm) but given
     // no job would keep the process alive.
     running.worker.unref();
+  }
+
+  /** Settles the jobs of `results`, with their compressed bytes in turn in `bytes` (those not written). */
+  #answer(results: Reply['results'], bytes?: Buffer): void {
+    let at = 0;
+    for (const { id, br, gz, written, error, writeError } of results) {
+      const job = this.#settle(id);
+      if (error !== undefined) job?.reject(new Error(`site-gen: compression failed: ${error}`));
+      // The file system's error as a write on this thread would give it: its code names the failure.
+      else if (writeError) job?.reject(Object.assign(new Error(writeError.message), writeError));
+      else if (written) job?.resolve({ br: br!, gz: gz! });
+      else {
+        job?.resolve({ br: bytes!.subarray(at, at + br!), gz: bytes!.subarray(at + br!, at + br! + gz!) });
+        at += br! + gz!;
+      }
+    }
   }
 
   /** Job `id`, no longer counted by its threads; undefined when already settled. */
@@ -538,7 +632,7 @@ class CompressionThreads {
       running.jobs.delete(id);
       if (running.jobs.size === 0) running.worker.unref();
     }
-    job.thread.load -= job.cost;
+    if (job.thread) job.thread.load -= job.cost;
     return job;
   }
 }
@@ -579,6 +673,9 @@ export function handWritesOver(when: HandOff): void {
 
 /** The process's compression threads, made when first asked for (see CompressionThreads). */
 const pool = (): CompressionThreads => (threads ??= new CompressionThreads());
+
+/** How many jobs the main thread compressed itself while it waited (see Compressor.whileWaiting): for tests. */
+export const compressedHere = (): number => pool().doneHere;
 
 /** The same bytes as a Buffer, without a copy: a worker's reply and V8's deserialization give plain Uint8Arrays. */
 export const asBuffer = (bytes: Uint8Array): Buffer =>
@@ -670,6 +767,14 @@ export class Compressor {
    */
   warm(): void {
     pool().warm();
+  }
+
+  /**
+   * Resolves when `waiting` settles (never rejects), this thread compressing meanwhile what the compression threads
+   * were not sent yet (see CompressionThreads.helpWhile): for where a build would only wait for its pages' compression.
+   */
+  whileWaiting(waiting: Promise<unknown>): Promise<void> {
+    return pool().helpWhile(waiting);
   }
 
   /**

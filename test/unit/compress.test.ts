@@ -1,13 +1,13 @@
 // Compression of the output: settings per kind of file, each distinct content once, results kept between builds.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { compressionSettings, Compressor, jobCost } from '../../src/pipeline/compress.ts';
+import { compressedHere, compressionSettings, Compressor, jobCost } from '../../src/pipeline/compress.ts';
 import { PageCache } from '../../src/pipeline/page-cache.ts';
 
 const page = `<!doctype html><html><body>${'<p>Guiding your music through smart business.</p>'.repeat(60)}</body></html>`;
@@ -200,6 +200,55 @@ compress('a page that brotli 6 leaves near the first round trip is compressed ag
       `the ${name} page keeps quality 6 (${result.br.length} bytes; at 11: ${brotliAt(html, 11).length})`,
     );
   }
+});
+
+compress(
+  'while it waits, the main thread compresses and writes the jobs not sent to a thread yet, with the same bytes',
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'site-gen-help-'));
+    try {
+      const compressor = new Compressor();
+      // 120 pages of 60 KB: about 7 MB of work, more than a thread is sent ahead (SENT_COST).
+      const pages = Array.from(
+        { length: 120 },
+        (_, i) =>
+          `<!doctype html><p>${i}</p>${Array.from({ length: 3000 }, (_, j) => `w${(i * 7919 + j * 104729) % 100003}`).join(' ')}`,
+      );
+      const before = compressedHere();
+      const written = pages.map((html, i) =>
+        compressor.compressTo(`p${i}/index.html`, html, join(dir, `p${i}/index.html`)),
+      );
+      const kept = pages
+        .slice(0, 20)
+        .map((html, i) => compressor.compress(`k${i}/index.html`, html, { keep: false, store: false }));
+      await compressor.whileWaiting(Promise.all([...written, ...kept]));
+      const here = compressedHere() - before;
+      assert.ok(here > 0, 'the main thread compressed some of the jobs');
+      assert.ok(here < 140, 'the thread compressed the others');
+      for (const [i, html] of pages.entries()) {
+        const file = join(dir, `p${i}/index.html`);
+        assert.is(readFileSync(file, 'utf8'), html);
+        assert.is(brotliDecompressSync(readFileSync(`${file}.br`)).toString(), html);
+        assert.is(gunzipSync(readFileSync(`${file}.gz`)).toString(), html);
+        assert.equal(await written[i], {
+          br: readFileSync(`${file}.br`).byteLength,
+          gz: readFileSync(`${file}.gz`).byteLength,
+        });
+      }
+      for (const [i, result] of (await Promise.all(kept)).entries()) {
+        assert.is(brotliDecompressSync(result.br).toString(), pages[i]);
+        assert.is(gunzipSync(result.gz).toString(), pages[i]);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);
+
+compress('whileWaiting settles with what it waits for, rejected or not, with nothing to compress', async () => {
+  const compressor = new Compressor();
+  await compressor.whileWaiting(Promise.reject(new Error('a failed batch')));
+  await compressor.whileWaiting(Promise.resolve(1));
 });
 
 compress('a thread with a small young generation compresses files and batches larger than it', async () => {
