@@ -487,9 +487,9 @@ class CompressionThreads {
       this.#answer([{ id: job.id, error: String((error instanceof Error && error.stack) || error) }]);
       return;
     }
-    if (job.dest === undefined) {
-      this.#answer([{ id: job.id, br: made.br.length, gz: made.gz.length }], Buffer.concat([made.br, made.gz]));
-    } else this.#answer(writeAll([{ id: job.id, dest: job.dest }], [made.input, made.br, made.gz]));
+    // Bytes made here are handed on as they are: no reply buffer to share them, as a thread's are.
+    if (job.dest === undefined) this.#settle(job.id)?.resolve({ br: made.br, gz: made.gz });
+    else this.#answer(writeAll([{ id: job.id, dest: job.dest }], [made.input, made.br, made.gz]));
   }
 
   /**
