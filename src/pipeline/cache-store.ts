@@ -165,6 +165,11 @@ export class PackStore {
     }
   }
 
+  /** Keeps no entry under `key` for the next run, though this run read it (the next run's index leaves it out). */
+  drop(key: string): void {
+    if (this.#next.delete(key)) this.#changed = true;
+  }
+
   /** Whether an entry is kept under `key`, without reading it. */
   has(key: string): boolean {
     return this.#next.has(key) || this.#previous.has(key);

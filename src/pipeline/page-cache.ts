@@ -1,5 +1,6 @@
 // What `site-gen build` keeps between builds: each page's render and links, the client bundle and the compressed
 // output files other than pages, named by a hash of everything each was made from, so unchanged work is read back.
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,16 @@ import { toolModule, toolRoot } from '../core/paths.ts';
 import type { ClientBundle } from './bundle.ts';
 import { asBuffer, type Compressed, type CompressionStore } from './compress.ts';
 import type { RenderedPage } from './render.tsx';
-import type { StoredReads } from './read-records.ts';
+import type { ListItem } from './list-codec.ts';
+import type { ReadsSink, StoredReads } from './read-records.ts';
+
+/** The parts a build's reads were stored in (see PageCache.readsSink): its run's name and each list's count. */
+interface StoredParts {
+  run: string;
+  reads: number;
+  groups: number;
+  pages: number;
+}
 
 interface CachedBundle {
   /** Every project file the bundle read, with the hash of its content then. */
@@ -184,29 +194,56 @@ export class PageCache implements CompressionStore {
   }
 
   /**
-   * What each kept render read of the content, as the last build stored it (see render-reads.ts). Under the tool's
-   * version, as the renders are: another site-gen never reads a record of a form it does not know. Undefined when a
-   * piece of it is missing (see setReads): every page is rendered again.
+   * What each kept render read of the content, as the last build stored it (see render-reads.ts), its parts joined.
+   * Under the tool's version, as the renders are: another site-gen never reads a record of a form it does not know.
+   * Undefined when a piece of it is missing (see readsSink): every page is rendered again.
    */
   reads(): StoredReads | undefined {
     if (this.#scratch) return undefined;
-    const key = `reads:${toolVersionKey()}`;
-    const reads = this.#store.getList<string>(`${key}:reads`);
-    const groups = this.#store.getList<number[]>(`${key}:groups`);
-    const pages = this.#store.getList<StoredReads['pages'][number]>(`${key}:pages`);
+    const made = this.#store.get<StoredParts>(`reads:${toolVersionKey()}`);
+    if (!made || typeof made.run !== 'string') return undefined;
+    const read = <T extends ListItem>(list: keyof StoredReads): T[] | undefined => {
+      const count = made[list];
+      if (!Number.isInteger(count)) return undefined;
+      const whole: T[] = [];
+      for (let part = 0; part < count; part += 1) {
+        const items = this.#store.getList<T>(`${made.run}:${list}:${part}`);
+        if (!items) return undefined;
+        for (const item of items) whole.push(item);
+      }
+      return whole;
+    };
+    const reads = read<string>('reads');
+    const groups = reads && read<number[]>('groups');
+    const pages = groups && read<StoredReads['pages'][number]>('pages');
     return reads && groups && pages && { reads, groups, pages };
   }
 
   /**
-   * Keeps `reads` for the next build, each list as one entry written as it is encoded (see PackStore.setList). At
-   * 100,003 pages they are some 300,000 texts, groups and page records, kept as the last page has rendered, at the top
-   * of the build's memory: serialized at once they were 50 MB outside V8's heap, and in pieces of 50,000 items 40 MB,
-   * garbage until the next full collection.
+   * Where a build's reads go as they are made (see ReadsSink): each part is written as it comes, a buffer at a time
+   * (see PackStore.setList), under this run's name; `done` names the run as the last build's reads. A build stopped
+   * before then leaves the last build's reads as they were (its parts, named by no index, are pruned). With
+   * --no-cache the parts are let go unwritten.
    */
-  setReads(reads: StoredReads): void {
-    if (this.#scratch) return;
+  readsSink(): ReadsSink & { done(): void } {
     const key = `reads:${toolVersionKey()}`;
-    for (const part of ['reads', 'groups', 'pages'] as const) this.#store.setList(`${key}:${part}`, reads[part]);
+    const made: StoredParts = { run: `${key}:${randomBytes(8).toString('hex')}`, reads: 0, groups: 0, pages: 0 };
+    return {
+      part: (list, items) => {
+        if (this.#scratch) return;
+        this.#store.setList(`${made.run}:${list}:${made[list]}`, items);
+        made[list] += 1;
+      },
+      done: () => {
+        if (this.#scratch) return;
+        // The last build's parts, read by this one, are not the next build's.
+        const last = this.#store.get<StoredParts>(key);
+        if (last && typeof last.run === 'string')
+          for (const list of ['reads', 'groups', 'pages'] as const)
+            for (let part = 0; part < last[list]; part += 1) this.#store.drop(`${last.run}:${list}:${part}`);
+        this.#store.set(key, made);
+      },
+    };
   }
 
   /** The links and ids last read from the HTML of the page in `file`, if that HTML hashed to `html`. */

@@ -636,7 +636,8 @@ export class Pipeline {
     const site = this.#site!;
     const props = { site: this.#config!.site, content: site.pageContent };
     const reads = this.#reads;
-    const records = reads && new ReadRecords(reads, cache.reads());
+    const sink = reads && cache.readsSink();
+    const records = reads && new ReadRecords(reads, cache.reads(), sink);
     // Island props' content objects, made into JSON once for every page (see ContentReads.memo).
     const memo: PropsMemo | undefined = reads && ((value, compute) => reads.memo(value, compute));
     // The image files <Image> may show, as a root of the content: each page depends on those it shows (see
@@ -742,7 +743,8 @@ export class Pipeline {
     }
     onProgress?.(rendered.length, routes.length);
     if (records) {
-      cache.setReads(records.stored());
+      records.finish();
+      sink!.done();
       // A build renders once: its reads, stored, are let go before the pages are written.
       reads!.done();
     }

@@ -1,4 +1,5 @@
 // What each kept render read of the content, kept between builds: which kept renders still read the same.
+import type { ListItem } from './list-codec.ts';
 import {
   type ContentReads,
   describe,
@@ -29,6 +30,21 @@ export interface StoredReads {
   pages: Array<[key: string, hash: string, html: string, groups: number[]]>;
 }
 
+/**
+ * Where a build's reads go as they are made (see ReadRecords): each list of StoredReads in parts, each part the items
+ * after the last, in order. Joined again, the parts of each list are that list.
+ */
+export interface ReadsSink {
+  part(list: keyof StoredReads, items: readonly ListItem[]): void;
+}
+
+/**
+ * A part is handed to the sink once this many items of a list are held: at 100,003 pages a build made about 600,000
+ * reads, 100,000 groups and 100,000 page records (some 1.1 KB a page), which it held to the last page and stored then,
+ * at the top of its memory. A part is a few MB.
+ */
+export const ITEMS_PER_PART = { reads: 50_000, groups: 20_000, pages: 10_000 } as const;
+
 /** A kept render's hashes: its render hash when it was made (see renderHash) and its HTML's. */
 export interface KeptHashes {
   hash: string;
@@ -50,23 +66,40 @@ export class ReadRecords {
    * This build's pages: a kept page's hashes and last groups (`last`), or a rendered page's record as it is stored (its
    * groups are this build's: see stored).
    */
-  readonly #next = new Map<string, (KeptHashes & { last: number[] }) | StoredReads['pages'][number]>();
+  readonly #kept = new Map<string, KeptHashes & { last: number[] }>();
+  /** The records of this build's rendered pages since the last part (see ReadsSink). */
+  #pages: Array<StoredReads['pages'][number]> = [];
   /**
-   * This build's groups, each a sorted list of the tracker's read ids, made as pages are rendered (a page keeps a
-   * dozen group ids, not its hundreds of reads), by their ids' list.
+   * This build's groups since the last part, each a sorted list of the tracker's read ids, made as pages are rendered
+   * (a page keeps a dozen group ids, not its hundreds of reads); the first is group `#groupsFrom`.
    */
-  readonly #groups: number[][] = [];
+  #groups: number[][] = [];
+  #groupsFrom = 0;
   /**
-   * The groups by a hash of their ids: a group's id, or the ids of the groups with that hash when two have it. Plain
-   * arrays and numbers: most groups are one page's own entry, made once each (an Int32Array and a list per group cost
-   * about 180 bytes a page more at 10,003 pages).
+   * The groups held, by a hash of their ids: a group's id, or the ids of the groups with that hash when two have it.
+   * Plain arrays and numbers: most groups are one page's own entry, made once each (an Int32Array and a list per group
+   * cost about 180 bytes a page more at 10,003 pages). A group made again after its part was handed on is made anew,
+   * under another id: the same reads either way.
    */
-  readonly #groupIds = new Map<number, number | number[]>();
+  #groupIds = new Map<number, number | number[]>();
   #siteGroup: number | undefined;
+  readonly #sink: ReadsSink | undefined;
+  readonly #perPart: Record<keyof StoredReads, number>;
 
-  constructor(tracker: ContentReads, last: StoredReads | undefined) {
+  /**
+   * `sink`: where the reads go as they are made, `perPart` items of a list at a time (see ReadsSink); without one,
+   * `stored` gives them all at the end.
+   */
+  constructor(
+    tracker: ContentReads,
+    last: StoredReads | undefined,
+    sink?: ReadsSink,
+    perPart: Record<keyof StoredReads, number> = ITEMS_PER_PART,
+  ) {
     this.#tracker = tracker;
     this.#last = last;
+    this.#sink = sink;
+    this.#perPart = perPart;
     this.#lastPages = new Map(last?.pages.map(([key, hash, html, groups]) => [key, { hash, html, groups }]));
   }
 
@@ -87,7 +120,7 @@ export class ReadRecords {
   /** The page under `key` is kept as it was: its reads from the last build stay its reads. */
   keep(key: string): void {
     const page = this.#lastPages.get(key)!;
-    this.#next.set(key, { hash: page.hash, html: page.html, last: page.groups });
+    this.#kept.set(key, { hash: page.hash, html: page.html, last: page.groups });
   }
 
   /** The page under `key` was rendered (see KeptHashes) having read `reads` (an opaque record is never stored). */
@@ -104,7 +137,26 @@ export class ReadRecords {
     // The site's reads are one group, every page's: made once.
     this.#siteGroup ??= this.#group(tracker.site.ids);
     const made = [this.#siteGroup, ...[...byGroup.values()].map((members) => this.#group(members))];
-    this.#next.set(key, [key, hashes.hash, hashes.html, [...new Set(made)].sort((a, b) => a - b)]);
+    this.#pages.push([key, hashes.hash, hashes.html, [...new Set(made)].sort((a, b) => a - b)]);
+    this.#spill();
+  }
+
+  /** Hands the sink each list whose held items reach a part. Between renders: a render's reads are being made. */
+  #spill(): void {
+    const sink = this.#sink;
+    if (!sink) return;
+    const tracker = this.#tracker;
+    if (tracker.held >= this.#perPart.reads) sink.part('reads', tracker.spill());
+    if (this.#groups.length >= this.#perPart.groups) {
+      sink.part('groups', this.#groups);
+      this.#groupsFrom += this.#groups.length;
+      this.#groups = [];
+      this.#groupIds = new Map();
+    }
+    if (this.#pages.length >= this.#perPart.pages) {
+      sink.part('pages', this.#pages);
+      this.#pages = [];
+    }
   }
 
   /** The id of the group of these reads (interned by a hash of the sorted ids, compared whole on a match). */
@@ -114,9 +166,9 @@ export class ReadRecords {
     for (const id of sorted) key = (Math.imul(key, 31) + id) | 0;
     const found = this.#groupIds.get(key);
     const candidates = found === undefined ? [] : typeof found === 'number' ? [found] : found;
-    const same = candidates.find((group) => sameIds(this.#groups[group]!, sorted));
+    const same = candidates.find((group) => sameIds(this.#groups[group - this.#groupsFrom]!, sorted));
     if (same !== undefined) return same;
-    const id = this.#groups.push(sorted) - 1;
+    const id = this.#groupsFrom + this.#groups.push(sorted) - 1;
     this.#groupIds.set(key, found === undefined ? id : [...candidates, id]);
     return id;
   }
@@ -127,17 +179,32 @@ export class ReadRecords {
   }
 
   /**
-   * This build's pages' reads, in the stored form, without a copy: the tracker's reads by their ids and this build's
-   * groups as they are, then the reads and groups of the kept pages that this build did not make again. At 100,003
-   * pages, renumbering every read, group and page record into new lists made about 100 MB at once as the last page
-   * rendered, the top of that build's memory. A read no group has is stored as it is (the site's, let go when it
-   * loaded, as ''): none is asked about.
+   * Without a sink: this build's pages' reads, in the stored form. With one, `finish` instead.
    */
   stored(): StoredReads {
+    if (this.#sink) throw new Error('site-gen: stored() asked of reads that go to a sink; this is a bug.');
+    return this.#rest();
+  }
+
+  /** Hands the sink what it was not given yet (see #rest): after it, the sink's parts are this build's reads whole. */
+  finish(): void {
+    const rest = this.#rest();
+    for (const list of ['reads', 'groups', 'pages'] as const) this.#sink!.part(list, rest[list]);
+  }
+
+  /**
+   * What is left to store, without a copy of what is held: the tracker's reads since the last part and this build's
+   * groups, then the reads and groups of the kept pages that this build did not make again; the rendered pages'
+   * records since the last part, then the kept pages'. At 100,003 pages, renumbering every read, group and page
+   * record into new lists made about 100 MB at once as the last page rendered, the top of that build's memory. A read
+   * no group has is stored as it is (the site's, let go when it loaded, as ''): none is asked about.
+   */
+  #rest(): StoredReads {
     const tracker = this.#tracker;
-    const made = tracker.reads.length;
-    // A kept page's read from the last build: this build's when its text was made again, else stored once after them.
-    // The tracker's own map of texts tells the first; a map of every text read (a million at 100,000 pages) is not made.
+    const made = tracker.made;
+    // A kept page's read from the last build: this build's when its text was made again (and is still held), else
+    // stored once after them. The tracker's own map of texts tells the first; a map of every text read (a million at
+    // 100,000 pages) is not made.
     const lastOnly = new Map<string, number>();
     const lastRead = (read: string) => {
       const id = tracker.idOf(read);
@@ -146,7 +213,8 @@ export class ReadRecords {
       if (at === undefined) lastOnly.set(read, (at = made + lastOnly.size));
       return at;
     };
-    const lastGroups: number[][] = [];
+    const groups = this.#groups;
+    const groupsEnd = this.#groupsFrom + groups.length;
     const groupIds = new Map<string, number>();
     const fromLast = new Map<number, number>();
     const lastGroup = (group: number) => {
@@ -155,21 +223,27 @@ export class ReadRecords {
         const members = this.#last!.groups[group]!.map((read) => lastRead(this.#last!.reads[read]!));
         const key = members.sort((a, b) => a - b).join(',');
         id = groupIds.get(key);
-        if (id === undefined) groupIds.set(key, (id = this.#groups.length + lastGroups.push(members) - 1));
+        if (id === undefined) {
+          id = groupsEnd + groupIds.size;
+          groupIds.set(key, id);
+          groups.push(members);
+        }
         fromLast.set(group, id);
       }
       return id;
     };
-    const pages: StoredReads['pages'] = [];
-    for (const [key, page] of this.#next) {
-      if (Array.isArray(page)) pages.push(page);
-      else pages.push([key, page.hash, page.html, [...new Set(page.last.map(lastGroup))].sort((a, b) => a - b)]);
-    }
-    return {
-      reads: lastOnly.size === 0 ? tracker.reads : [...tracker.reads, ...lastOnly.keys()],
-      groups: lastGroups.length === 0 ? this.#groups : [...this.#groups, ...lastGroups],
-      pages,
-    };
+    const pages = this.#pages;
+    for (const [key, page] of this.#kept)
+      pages.push([key, page.hash, page.html, [...new Set(page.last.map(lastGroup))].sort((a, b) => a - b)]);
+    // After the kept pages' reads are looked up: a spill lets go of the map of texts.
+    const reads = tracker.spill();
+    for (const read of lastOnly.keys()) reads.push(read);
+    this.#pages = [];
+    this.#kept.clear();
+    this.#groups = [];
+    this.#groupsFrom = groupsEnd + groupIds.size;
+    this.#groupIds = new Map();
+    return { reads, groups, pages };
   }
 
   /** Whether each of the last build's groups reads the same against this build's content. */

@@ -167,9 +167,15 @@ export class ContentReads {
   readonly #byTarget = new WeakMap<object, Meta>();
   readonly #byProxy = new WeakMap<object, Meta>();
   readonly #roots = new Map<string, unknown>();
-  /** Each distinct read (path and value) by id, and the group (see groupOf) of each. */
+  /**
+   * The id of each read's text (path and value), for the texts still held (see spill); a text no longer held is made
+   * again under a new id when read again, which stands for the same read (each id's text is evaluated on its own).
+   */
   #ids = new Map<string, number>();
-  readonly reads: string[] = [];
+  /** The texts of reads `#textsFrom` on, by id; those before were handed on by `spill`. */
+  #texts: string[] = [];
+  #textsFrom = 0;
+  /** The group (see groupOf) of each read, by id. */
   readonly #groupOf: number[] = [];
   readonly #groups = new Map<string, number>();
   /** The recording each id was last added to (so a page lists each read once). */
@@ -184,6 +190,7 @@ export class ContentReads {
   /** Below this id, every read was made as the site loaded, and stands for the site's `S` read (see recordSite). */
   #siteEnd = 0;
   #siteRead = -1;
+  #siteText: string | undefined;
   /**
    * The site's recording while it loads: its reads keep no memo (Meta.fast, Meta.last), whose ids would stand for one
    * read each; a page that reads the same again makes its read anew.
@@ -218,7 +225,7 @@ export class ContentReads {
   done(): void {
     this.#done = true;
     this.#ids = new Map();
-    this.reads.length = 0;
+    this.#texts = [];
     this.#groupOf.length = 0;
     this.#mark.length = 0;
     this.#groups.clear();
@@ -273,13 +280,14 @@ export class ContentReads {
   #siteOnce(): number {
     const hashed = digest();
     // Each text with its length: no two lists of texts hash as one.
-    for (let id = 0; id < this.reads.length; id += 1)
-      hashed.update(`${this.reads[id]!.length}:`).update(this.reads[id]!);
-    const end = this.reads.length;
-    this.reads.fill('', 0, end);
+    for (const read of this.#texts) hashed.update(`${read.length}:`).update(read);
+    const end = this.made;
+    this.#texts.fill('');
     this.#ids = new Map();
     const read = ['S', SEPARATOR, 'S', shortHex(hashed)].join('');
-    const id = this.reads.push(read) - 1;
+    const id = this.made;
+    this.#texts.push(read);
+    this.#siteText = read;
     this.#ids.set(read, id);
     let group = this.#groups.get('S');
     if (group === undefined) this.#groups.set('S', (group = this.#groups.size));
@@ -291,7 +299,35 @@ export class ContentReads {
 
   /** What the site's `S` read found in this build (see recordSite), once the site has loaded. */
   get siteFound(): string | undefined {
-    return this.#siteRead < 0 ? undefined : this.reads[this.#siteRead]!.slice(2);
+    return this.#siteText?.slice(2);
+  }
+
+  /** How many reads were made: the next read's id. */
+  get made(): number {
+    return this.#textsFrom + this.#texts.length;
+  }
+
+  /** The text of read `id` (see SEPARATOR), while it is held (see spill). */
+  readAt(id: number): string | undefined {
+    return this.#texts[id - this.#textsFrom];
+  }
+
+  /**
+   * Hands on the texts of the reads made since the last spill, in the order of their ids, and lets go of them: a build
+   * stores them as it goes (see ReadRecords), rather than holding every page's to the last (about 60 bytes of text a
+   * read, six reads a page of their own on this site's pages). Between renders only.
+   */
+  spill(): string[] {
+    const texts = this.#texts;
+    this.#textsFrom += texts.length;
+    this.#texts = [];
+    this.#ids = new Map();
+    return texts;
+  }
+
+  /** How many reads' texts are held (see spill). */
+  get held(): number {
+    return this.#texts.length;
   }
 
   /** Runs one page's render, synchronously; returns what it made and what it read. */
@@ -443,8 +479,8 @@ export class ContentReads {
     const read = [kind, path, SEPARATOR, found].join('');
     let id = this.#ids.get(read);
     if (id === undefined) {
-      id = this.reads.length;
-      this.reads.push(read);
+      id = this.made;
+      this.#texts.push(read);
       this.#ids.set(read, id);
       this.#groupOf[id] = meta ? this.#groupAt(meta, part) : this.#groupId(JSON.parse(path) as Meta['steps']);
     }

@@ -16,7 +16,7 @@ const tracker = suite('content reads: the tracker');
 
 /** The reads of one recording, as `kind path = found` lines, sorted. */
 function readsOf(reads: ContentReads, page: PageReads): string[] {
-  return page.ids.map((id) => reads.reads[id]!.replace('\u0001', ' = ')).sort();
+  return page.ids.map((id) => reads.readAt(id)!.replace('\u0001', ' = ')).sort();
 }
 
 /** A tracker over `content` (the `content` prop) and what `render` read of it. */
@@ -109,14 +109,19 @@ tracker(
     const first = await site([{ id: 'a', title: 'A' }]);
     assert.equal(first.ids, ['a']);
     assert.is(first.reads.site.ids.length, 1, 'one read for all the site read');
-    const siteRead = first.reads.reads[first.reads.site.ids[0]!]!;
+    const siteRead = first.reads.readAt(first.reads.site.ids[0]!)!;
     assert.match(siteRead, /^S\u0001S[0-9a-f]{32}$/);
     assert.is(first.reads.siteFound, siteRead.slice(2));
-    assert.not.ok(first.reads.reads.includes('g["c","items","0","id"]\u0001sa'), 'the texts it stands for are let go');
+    assert.not.ok(
+      Array.from({ length: first.reads.made }, (_, id) => first.reads.readAt(id)).includes(
+        'g["c","items","0","id"]\u0001sa',
+      ),
+      'the texts it stands for are let go',
+    );
     // A page reading what the site read (its text made again), then something of its own.
     const { reads: page } = first.reads.record(() => first.content.items[0]!.id + first.content.items[0]!.title);
     assert.equal(
-      page.ids.map((id) => first.reads.reads[id]),
+      page.ids.map((id) => first.reads.readAt(id)),
       [
         'g["c","items"]\u0001a',
         'g["c","items","0"]\u0001o',
@@ -131,8 +136,8 @@ tracker(
     await loaded.recordSite(async () => json());
     const { reads: given } = loaded.record(json);
     assert.equal(
-      given.ids.map((id) => loaded.reads[id]),
-      [loaded.reads[loaded.site.ids[0]!]],
+      given.ids.map((id) => loaded.readAt(id)),
+      [loaded.readAt(loaded.site.ids[0]!)],
       'the memo’s reads, made as the site loaded, are the site read',
     );
     loaded.dispose();
@@ -161,7 +166,7 @@ tracker('groups each read by its path’s root and first two properties, its obj
     content.f[0]!.g,
   ]);
   const groupOf = (read: string) => {
-    const id = page.ids.find((at) => reads.reads[at]!.startsWith(read));
+    const id = page.ids.find((at) => reads.readAt(at)!.startsWith(read));
     assert.ok(id !== undefined, `${read} was read`);
     return reads.groupOf(id!);
   };
@@ -232,9 +237,9 @@ tracker('a build done with its reads lets them go; recording after that is a bug
   const reads = new ContentReads();
   const content = reads.track('c', { title: 'Stay' });
   reads.record(() => content.title);
-  assert.ok(reads.reads.length > 0);
+  assert.ok(reads.made > 0);
   reads.done();
-  assert.equal(reads.reads, [], 'the texts let go');
+  assert.is(reads.held, 0, 'the texts let go');
   assert.is(content.title, 'Stay', 'the content reads as before');
   assert.throws(() => reads.record(() => content.title), /after the build let them go; this is a bug/);
   try {
@@ -379,6 +384,57 @@ records('a site read that changed changes every page; the same site keeps them',
   const renamed = await load([{ id: 'z' }], stored);
   assert.is(renamed.records.unchanged('page'), undefined, 'an id the site read changed');
   for (const { reads } of [same, longer, renamed]) reads.dispose();
+});
+
+records('reads handed on in parts as pages render are the same reads, and a later build keeps what it did', () => {
+  const perPart = { reads: 7, groups: 5, pages: 3 };
+  /** Renders an item page for each item, then an index of them all (which reads each title again), into parts. */
+  const build = (titles: string[], stored?: StoredReads) => {
+    const reads = new ContentReads();
+    const content = reads.track('c', { nav: { home: 'Home' }, items: titles.map((title) => ({ title })) });
+    const parts: Record<keyof StoredReads, unknown[][]> = { reads: [], groups: [], pages: [] };
+    const sink = { part: (list: keyof StoredReads, items: readonly unknown[]) => parts[list].push([...items]) };
+    const records = new ReadRecords(reads, stored && structuredClone(stored), sink, perPart);
+    const pages: Record<string, (c: typeof content) => unknown> = {};
+    titles.forEach((_, i) => {
+      pages[`item ${i}`] = (c) => c.nav.home + c.items[i]!.title;
+    });
+    pages.index = (c) => c.items.map((item) => item.title).join();
+    const unchanged = Object.keys(pages).filter((key) => records.unchanged(key)?.hash === key);
+    let held = 0;
+    for (const [key, render] of Object.entries(pages)) {
+      if (unchanged.includes(key)) records.keep(key);
+      else records.set(key, { hash: key, html: '' }, reads.record(() => render(content)).reads);
+      held = Math.max(held, reads.held);
+    }
+    records.finish();
+    reads.dispose();
+    const joined = {
+      reads: parts.reads.flat(),
+      groups: parts.groups.flat(),
+      pages: parts.pages.flat(),
+    } as unknown as StoredReads;
+    return { unchanged, parts, held, stored: joined };
+  };
+  const titles = Array.from({ length: 12 }, (_, i) => `Title ${i}`);
+  const first = build(titles);
+  assert.ok(first.parts.reads.length > 2 && first.parts.groups.length > 2 && first.parts.pages.length > 2, 'in parts');
+  assert.ok(first.held < perPart.reads + 4, `no more texts held than a part and a page's (${first.held})`);
+  assert.is(first.stored.pages.length, 13);
+  // Every group's reads are reads that were stored.
+  for (const group of first.stored.groups) for (const id of group) assert.type(first.stored.reads[id], 'string');
+  const changed = titles.map((title, i) => (i === 4 ? 'Changed' : title));
+  const second = build(changed, first.stored);
+  assert.equal(
+    second.unchanged,
+    titles.map((_, i) => `item ${i}`).filter((key) => key !== 'item 4'),
+    'every page but the changed item and the index is kept',
+  );
+  // The second build's stored reads, kept pages included, tell the third the same.
+  const third = build(changed, second.stored);
+  assert.equal(third.unchanged, [...titles.map((_, i) => `item ${i}`), 'index']);
+  const fourth = build(titles, third.stored);
+  assert.equal(fourth.unchanged, second.unchanged);
 });
 
 const builds = suite('content reads: builds');
