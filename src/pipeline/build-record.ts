@@ -36,8 +36,14 @@ interface RecordFile {
  * its document key, any other file by a hash of its bytes; and each page's render hash, by its output file.
  */
 export interface OutputKeys {
-  made: ReadonlyMap<string, string>;
-  renders: ReadonlyMap<string, string>;
+  made: KeyLookup;
+  renders: KeyLookup;
+}
+
+/** What is asked of a list of keys by file: whether a file has one, and which. */
+export interface KeyLookup {
+  has(path: string): boolean;
+  get(path: string): string | undefined;
 }
 
 /**
@@ -308,22 +314,58 @@ export class BuildRecord {
   last<Page extends { file: string }>(): LastOutput<Page> | undefined {
     const record = this.#read;
     if (!record?.made || !record.renders || !Array.isArray(record.build?.pages)) return undefined;
-    const now = outputList(resolve(this.#flags.out));
-    if (!now) return undefined;
-    const identities = new Map(record.output);
-    const current = new Map(now);
-    const made = new Map(record.made);
+    const out = resolve(this.#flags.out);
+    // One map from each file the last build wrote to its place, and what is known of it in columns by place: at 100,003
+    // pages a map each of the record's files, of what they were made from and of the folder's files now (300,000
+    // entries each), with the record's lists of pairs held beside them, were the largest part of a one-page build.
+    const at = new Map<string, number>();
+    const paths: string[] = [];
+    const place = (path: string) => {
+      let index = at.get(path);
+      if (index === undefined) at.set(path, (index = paths.push(path) - 1));
+      return index;
+    };
+    const identities: Array<string | undefined> = [];
+    for (const [path, identity] of record.output) identities[place(path)] = identity;
+    const made: Array<string | undefined> = [];
+    for (const [path, key] of record.made) made[place(path)] = key;
+    const renders: Array<string | undefined> = [];
+    for (const [file, render] of record.renders) renders[place(file)] = render;
+    const pages = new Map((record.build.pages as Page[]).map((page) => [page.file, page]));
+    // The folder as it is now: each file's identity, by place; a file the record does not name is only present.
+    const current: Array<string | undefined> = [];
+    const present: string[] = [];
+    let files: Iterable<[string, string]> | undefined;
+    try {
+      files = outputFiles(out);
+      for (const [path, identity] of files ?? []) {
+        const index = at.get(path);
+        if (index === undefined) present.push(path);
+        else {
+          current[index] = identity;
+          present.push(paths[index]!);
+        }
+      }
+    } catch {
+      return undefined;
+    }
+    if (!files) return undefined;
+    // The record's lists are in the columns now; this build records its own.
+    this.#read = undefined;
+    const column = (values: Array<string | undefined>) => ({
+      has: (path: string) => values[at.get(path) ?? -1] !== undefined,
+      get: (path: string) => values[at.get(path) ?? -1],
+    });
     return {
-      keys: {
-        made,
-        renders: new Map(record.renders),
-      },
-      pages: new Map((record.build.pages as Page[]).map((page) => [page.file, page])),
+      keys: { made: column(made), renders: column(renders) },
+      pages,
       unchanged: (path, key) => {
-        const identity = identities.get(path);
-        return identity !== undefined && made.get(path) === key && current.get(path) === identity;
+        const index = at.get(path);
+        if (index === undefined) return false;
+        const identity = identities[index];
+        return identity !== undefined && made[index] === key && current[index] === identity;
       },
-      present: now.map(([path]) => path),
+      present,
     };
   }
 

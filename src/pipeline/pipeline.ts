@@ -46,6 +46,7 @@ import {
 } from './page-cache.ts';
 import { collectNow, COLLECT_FROM_PAGES, heapGrowthFor } from './heap.ts';
 import { PagesOnRequest } from './pages-on-request.ts';
+import type { KeyLookup } from './build-record.ts';
 import { ReadRecords } from './read-records.ts';
 import { ContentReads } from './render-reads.ts';
 import { planRoutes, type PlannedRoute } from './route-plan.ts';
@@ -110,7 +111,7 @@ export interface PipelineOptions {
    * reads could not be recorded (see render-reads.ts), and that renders to the same, is not kept in the cache again:
    * its files stay as they are, unless its document changed too (then it is rendered again when its document is made).
    */
-  lastRenders?: ReadonlyMap<string, string>;
+  lastRenders?: KeyLookup;
   /** Build: the Markdown worker, started before this module loaded (see earlyWorker in content/markdown-pool.ts). */
   markdownWorker?: MarkdownWorker;
   /** Build: a Markdown file's text as the build record read it (BuildRecord.take), or undefined: read it from disk. */
