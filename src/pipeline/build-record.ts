@@ -332,8 +332,9 @@ export class BuildRecord {
     const renders: Array<string | undefined> = [];
     for (const [file, render] of record.renders) renders[place(file)] = render;
     const pages = new Map((record.build.pages as Page[]).map((page) => [page.file, page]));
-    // The folder as it is now: each file's identity, by place; a file the record does not name is only present.
-    const current: Array<string | undefined> = [];
+    // The folder as it is now: whether each file the record names is there with the identity it recorded (by place);
+    // a file the record does not name is only present.
+    const same = new Uint8Array(paths.length);
     const present: string[] = [];
     let files: Iterable<[string, string]> | undefined;
     try {
@@ -342,7 +343,7 @@ export class BuildRecord {
         const index = at.get(path);
         if (index === undefined) present.push(path);
         else {
-          current[index] = identity;
+          if (identities[index] !== undefined && identities[index] === identity) same[index] = 1;
           present.push(paths[index]!);
         }
       }
@@ -361,9 +362,7 @@ export class BuildRecord {
       pages,
       unchanged: (path, key) => {
         const index = at.get(path);
-        if (index === undefined) return false;
-        const identity = identities[index];
-        return identity !== undefined && made[index] === key && current[index] === identity;
+        return index !== undefined && same[index] === 1 && made[index] === key;
       },
       present,
     };
