@@ -12,7 +12,7 @@ import type { ClientBundle } from './bundle.ts';
 import { asBuffer, type Compressed, type CompressionStore } from './compress.ts';
 import type { RenderedPage } from './render.tsx';
 import type { ListItem } from './list-codec.ts';
-import type { ReadsSink, StoredReads } from './read-records.ts';
+import type { LastReads, ReadsSink, StoredReads } from './read-records.ts';
 
 /** The parts a build's reads were stored in (see PageCache.readsSink): its run's name and each list's count. */
 interface StoredParts {
@@ -198,25 +198,35 @@ export class PageCache implements CompressionStore {
    * Under the tool's version, as the renders are: another site-gen never reads a record of a form it does not know.
    * Undefined when a piece of it is missing (see readsSink): every page is rendered again.
    */
-  reads(): StoredReads | undefined {
+  reads(): LastReads | undefined {
     if (this.#scratch) return undefined;
     const made = this.#store.get<StoredParts>(`reads:${toolVersionKey()}`);
     if (!made || typeof made.run !== 'string') return undefined;
-    const read = <T extends ListItem>(list: keyof StoredReads): T[] | undefined => {
-      const count = made[list];
-      if (!Number.isInteger(count)) return undefined;
-      const whole: T[] = [];
-      for (let part = 0; part < count; part += 1) {
-        const items = this.#store.getList<T>(`${made.run}:${list}:${part}`);
-        if (!items) return undefined;
-        for (const item of items) whole.push(item);
+    const counts = [made.reads, made.groups, made.pages];
+    if (!counts.every((count) => Number.isInteger(count) && count >= 0)) return undefined;
+    const part = (list: keyof StoredReads, index: number) => `${made.run}:${list}:${index}`;
+    const whole = <T extends ListItem>(list: 'groups' | 'pages'): T[] | undefined => {
+      const items: T[] = [];
+      for (let index = 0; index < made[list]; index += 1) {
+        const read = this.#store.getList<T>(part(list, index));
+        if (!read) return undefined;
+        for (const item of read) items.push(item);
       }
-      return whole;
+      return items;
     };
-    const reads = read<string>('reads');
-    const groups = reads && read<number[]>('groups');
-    const pages = groups && read<StoredReads['pages'][number]>('pages');
-    return reads && groups && pages && { reads, groups, pages };
+    // The texts are read a part at a time when asked for (see LastReads); they are there, or there are none.
+    for (let index = 0; index < made.reads; index += 1) if (!this.#store.has(part('reads', index))) return undefined;
+    const groups = whole<number[]>('groups');
+    const pages = groups && whole<StoredReads['pages'][number]>('pages');
+    if (!groups || !pages) return undefined;
+    const store = this.#store;
+    return {
+      *texts() {
+        for (let index = 0; index < made.reads; index += 1) yield store.getList<string>(part('reads', index));
+      },
+      groups,
+      pages,
+    };
   }
 
   /**

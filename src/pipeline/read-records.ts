@@ -1,4 +1,5 @@
 // What each kept render read of the content, kept between builds: which kept renders still read the same.
+import { detached } from '../core/strings.ts';
 import type { ListItem } from './list-codec.ts';
 import {
   type ContentReads,
@@ -31,6 +32,22 @@ export interface StoredReads {
 }
 
 /**
+ * The last build's reads as this build asks for them: its groups and page records whole, its read texts (most of the
+ * stored bytes: 600,000 at 100,003 pages) a part at a time, each time they are asked for. A part that cannot be read
+ * is undefined: every read is then taken as changed.
+ */
+export interface LastReads {
+  texts(): Iterable<readonly string[] | undefined>;
+  groups: number[][];
+  pages: StoredReads['pages'];
+}
+
+/** Stored reads held whole (a test's, or another build's in memory), as LastReads. */
+export function lastReadsOf(stored: StoredReads): LastReads {
+  return { texts: () => [stored.reads], groups: stored.groups, pages: stored.pages };
+}
+
+/**
  * Where a build's reads go as they are made (see ReadRecords): each list of StoredReads in parts, each part the items
  * after the last, in order. Joined again, the parts of each list are that list.
  */
@@ -58,7 +75,7 @@ export interface KeptHashes {
  */
 export class ReadRecords {
   readonly #tracker: ContentReads;
-  readonly #last: StoredReads | undefined;
+  readonly #last: LastReads | undefined;
   readonly #lastPages: Map<string, KeptHashes & { groups: number[] }>;
   /** Whether each of the last build's groups reads the same now (evaluated when first asked). */
   #unchanged: boolean[] | undefined;
@@ -92,7 +109,7 @@ export class ReadRecords {
    */
   constructor(
     tracker: ContentReads,
-    last: StoredReads | undefined,
+    last: LastReads | undefined,
     sink?: ReadsSink,
     perPart: Record<keyof StoredReads, number> = ITEMS_PER_PART,
   ) {
@@ -101,6 +118,8 @@ export class ReadRecords {
     this.#sink = sink;
     this.#perPart = perPart;
     this.#lastPages = new Map(last?.pages.map(([key, hash, html, groups]) => [key, { hash, html, groups }]));
+    // Held by the map from here on.
+    if (last) last.pages = [];
   }
 
   /** The hashes of the render kept under `key`, if every read it made finds the same now. */
@@ -178,79 +197,105 @@ export class ReadRecords {
     return !reads.opaque && !this.#tracker.site.opaque;
   }
 
-  /**
-   * Without a sink: this build's pages' reads, in the stored form. With one, `finish` instead.
-   */
+  /** Without a sink: this build's pages' reads, in the stored form. With one, `finish` instead. */
   stored(): StoredReads {
     if (this.#sink) throw new Error('site-gen: stored() asked of reads that go to a sink; this is a bug.');
-    return this.#rest();
+    const whole: StoredReads = { reads: [], groups: [], pages: [] };
+    this.#rest((list, items) => {
+      for (const item of items) (whole[list] as ListItem[]).push(item);
+    });
+    return whole;
   }
 
   /** Hands the sink what it was not given yet (see #rest): after it, the sink's parts are this build's reads whole. */
   finish(): void {
-    const rest = this.#rest();
-    for (const list of ['reads', 'groups', 'pages'] as const) this.#sink!.part(list, rest[list]);
+    const sink = this.#sink!;
+    this.#rest((list, items) => sink.part(list, items));
   }
 
   /**
-   * What is left to store, without a copy of what is held: the tracker's reads since the last part and this build's
-   * groups, then the reads and groups of the kept pages that this build did not make again; the rendered pages'
-   * records since the last part, then the kept pages'. At 100,003 pages, renumbering every read, group and page
-   * record into new lists made about 100 MB at once as the last page rendered, the top of that build's memory. A read
-   * no group has is stored as it is (the site's, let go when it loaded, as ''): none is asked about.
+   * Hands on what is left to store, in order: the tracker's reads since the last part, then the reads of the kept
+   * pages (those of their last build's groups), read again from the last build's parts as they are handed on, each
+   * under an id of its own after this build's (a text this build also made is stored twice: the same read either way);
+   * this build's groups since the last part, then the kept pages' groups in this build's ids; the rendered pages'
+   * records since the last part, then the kept pages'. Never more of the last build's texts in memory than a part.
    */
-  #rest(): StoredReads {
+  #rest(hand: (list: keyof StoredReads, items: readonly ListItem[]) => void): void {
     const tracker = this.#tracker;
+    const last = this.#last;
     const made = tracker.made;
-    // A kept page's read from the last build: this build's when its text was made again (and is still held), else
-    // stored once after them. The tracker's own map of texts tells the first; a map of every text read (a million at
-    // 100,000 pages) is not made.
-    const lastOnly = new Map<string, number>();
-    const lastRead = (read: string) => {
-      const id = tracker.idOf(read);
-      if (id !== undefined) return id;
-      let at = lastOnly.get(read);
-      if (at === undefined) lastOnly.set(read, (at = made + lastOnly.size));
-      return at;
-    };
+    hand('reads', tracker.spill());
+    // The last build's groups and reads that a kept page has: each read's id in this build's list, by its last id.
+    const groupId = new Int32Array(last?.groups.length ?? 0).fill(-1);
+    const readId = new Int32Array(0);
+    let ids = readId;
+    const keptGroups: number[] = [];
+    for (const page of this.#kept.values())
+      for (const group of page.last)
+        if (groupId[group] === -1) {
+          groupId[group] = 0;
+          keptGroups.push(group);
+        }
+    let next = made;
+    if (keptGroups.length > 0) {
+      let lastReads = 0;
+      for (const group of keptGroups)
+        for (const read of last!.groups[group]!) lastReads = Math.max(lastReads, read + 1);
+      ids = new Int32Array(lastReads).fill(-1);
+      for (const group of keptGroups) for (const read of last!.groups[group]!) ids[read] = 0;
+      // In the last build's order, a part at a time: this build's ids are given in the order the texts are stored.
+      let at = 0;
+      let complete = true;
+      for (const part of last!.texts()) {
+        if (!part) {
+          complete = false;
+          break;
+        }
+        const texts: string[] = [];
+        for (let i = 0; i < part.length && at < ids.length; i += 1, at += 1)
+          if (ids[at] === 0) {
+            ids[at] = next++;
+            texts.push(part[i]!);
+          }
+        if (texts.length > 0) hand('reads', texts);
+        if (at >= ids.length) break;
+      }
+      // The last build's texts could not all be read again: its kept pages are not stored (they render next time).
+      if (!complete || at < ids.length) this.#kept.clear();
+    }
     const groups = this.#groups;
     const groupsEnd = this.#groupsFrom + groups.length;
-    const groupIds = new Map<string, number>();
-    const fromLast = new Map<number, number>();
-    const lastGroup = (group: number) => {
-      let id = fromLast.get(group);
-      if (id === undefined) {
-        const members = this.#last!.groups[group]!.map((read) => lastRead(this.#last!.reads[read]!));
-        const key = members.sort((a, b) => a - b).join(',');
-        id = groupIds.get(key);
-        if (id === undefined) {
-          id = groupsEnd + groupIds.size;
-          groupIds.set(key, id);
-          groups.push(members);
-        }
-        fromLast.set(group, id);
-      }
-      return id;
-    };
+    let groupsMade = 0;
+    for (const group of keptGroups) {
+      if (this.#kept.size === 0) break;
+      groupId[group] = groupsEnd + groupsMade++;
+      groups.push(last!.groups[group]!.map((read) => ids[read]!).sort((a, b) => a - b));
+    }
+    hand('groups', groups);
     const pages = this.#pages;
     for (const [key, page] of this.#kept)
-      pages.push([key, page.hash, page.html, [...new Set(page.last.map(lastGroup))].sort((a, b) => a - b)]);
-    // After the kept pages' reads are looked up: a spill lets go of the map of texts.
-    const reads = tracker.spill();
-    for (const read of lastOnly.keys()) reads.push(read);
+      pages.push([
+        key,
+        page.hash,
+        page.html,
+        [...new Set(page.last.map((group) => groupId[group]!))].sort((a, b) => a - b),
+      ]);
+    hand('pages', pages);
     this.#pages = [];
     this.#kept.clear();
     this.#groups = [];
-    this.#groupsFrom = groupsEnd + groupIds.size;
+    this.#groupsFrom = groupsEnd + groupsMade;
     this.#groupIds = new Map();
-    return { reads, groups, pages };
   }
 
-  /** Whether each of the last build's groups reads the same against this build's content. */
+  /**
+   * Whether each of the last build's groups reads the same against this build's content. The texts a part at a time:
+   * what is kept across parts (each object's label) is copied out of them, so a part is let go once evaluated.
+   */
   #evaluate(): boolean[] {
     const last = this.#last!;
     const roots = this.#tracker.roots;
-    const walked = new Map<string, { value: unknown } | undefined>();
+    let walked = new Map<string, { value: unknown } | undefined>();
     // The value at a path of plain data from a root, or undefined when the path does not lead there the same way.
     const walk = (path: string): { value: unknown } | undefined => {
       if (walked.has(path)) return walked.get(path);
@@ -267,37 +312,77 @@ export class ReadRecords {
       walked.set(path, found);
       return found;
     };
+    // The label of an object read: the path it was first reached by.
+    const labelOf = (read: string, at: number, was: string) => (was.length > 1 ? was.slice(2) : read.slice(1, at));
     // The label of each object read, and the object now found by each label: two labels on one object now (the
     // content shares an object it did not) change every read of either.
     const labelled = new Map<unknown, string>();
     const shared = new Set<string>();
-    const readSame = last.reads.map((read) => {
-      // A read no group has (see stored).
-      if (read === '') return false;
-      const at = read.indexOf(SEPARATOR);
-      const kind = read[0]!;
-      // The site's reads as it loaded, as one (see ContentReads.recordSite): this build's load made the same, or not.
-      if (kind === 'S') return read.slice(at + 1) === this.#tracker.siteFound;
-      const path = read.slice(1, at);
-      const was = read.slice(at + 1);
-      const now = evaluateRead(kind, path, was, walk);
-      if (now === undefined) return false;
-      if (isObject(was)) {
-        const label = was.length > 1 ? was.slice(2) : path;
-        const object = walk(label)?.value;
-        const other = labelled.get(object);
-        if (other !== undefined && other !== label) shared.add(other).add(label);
-        labelled.set(object, label);
+    let same = new Uint8Array(1024);
+    let count = 0;
+    const changed = () => last.groups.map(() => false);
+    for (const part of last.texts()) {
+      if (!part) return changed();
+      // Paths are looked up again mostly within a part (a page's reads are made together): the walks are let go with it.
+      walked = new Map();
+      for (const read of part) {
+        if (count === same.length) {
+          const more = new Uint8Array(same.length * 2);
+          more.set(same);
+          same = more;
+        }
+        same[count++] = this.#readsSame(
+          read,
+          walk,
+          (object, label) => {
+            const other = labelled.get(object);
+            if (other !== undefined && other !== label) shared.add(other).add(detached(label));
+            if (other === undefined) labelled.set(object, detached(label));
+          },
+          labelOf,
+        )
+          ? 1
+          : 0;
       }
-      return now === was;
-    });
-    last.reads.forEach((read, index) => {
-      if (read === '' || read[0] === 'S') return;
-      const was = read.slice(read.indexOf(SEPARATOR) + 1);
-      if (isObject(was) && shared.has(was.length > 1 ? was.slice(2) : read.slice(1, read.indexOf(SEPARATOR))))
-        readSame[index] = false;
-    });
-    return last.groups.map((group) => group.every((read) => readSame[read]));
+    }
+    if (shared.size > 0) {
+      // A read of an object now shared with another label: read the texts again for those (a rare change).
+      let index = 0;
+      for (const part of last.texts()) {
+        if (!part) return changed();
+        for (const read of part) {
+          const at = read.indexOf(SEPARATOR);
+          const was = read.slice(at + 1);
+          if (read !== '' && read[0] !== 'S' && isObject(was) && shared.has(labelOf(read, at, was))) same[index] = 0;
+          index += 1;
+        }
+      }
+    }
+    return last.groups.map((group) => group.every((read) => same[read] === 1));
+  }
+
+  /** Whether a stored read finds the same now; `seen` is told each object it finds, by its label. */
+  #readsSame(
+    read: string,
+    walk: (path: string) => { value: unknown } | undefined,
+    seen: (object: unknown, label: string) => void,
+    labelOf: (read: string, at: number, was: string) => string,
+  ): boolean {
+    // A read no group has (see #rest).
+    if (read === '') return false;
+    const at = read.indexOf(SEPARATOR);
+    const kind = read[0]!;
+    // The site's reads as it loaded, as one (see ContentReads.recordSite): this build's load made the same, or not.
+    if (kind === 'S') return read.slice(at + 1) === this.#tracker.siteFound;
+    const path = read.slice(1, at);
+    const was = read.slice(at + 1);
+    const now = evaluateRead(kind, path, was, walk);
+    if (now === undefined) return false;
+    if (isObject(was)) {
+      const label = labelOf(read, at, was);
+      seen(walk(label)?.value, label);
+    }
+    return now === was;
   }
 }
 

@@ -211,7 +211,14 @@ reads(
       const key = `reads:${toolVersionKey()}`;
       const firstRun = store().get<{ run: string }>(key)!.run;
       const next = PageCache.open(dir, config, '/');
-      const read = next.reads();
+      const last = next.reads();
+      const texts = [...(last?.texts() ?? [])];
+      assert.equal(
+        texts.map((part) => part?.length),
+        [40_000, 50_000, 10_003],
+        'the texts a part at a time',
+      );
+      const read = last && { reads: texts.flatMap((part) => part ?? []), groups: last.groups, pages: last.pages };
       // Compared as text: uvu's diff of two lists this long, were they to differ, would take minutes.
       assert.equal(
         [read?.reads.length, read?.groups.length, read?.pages.length],
@@ -228,16 +235,18 @@ reads(
       await next.dispose();
       const kept = store();
       assert.not.ok(kept.has(`${firstRun}:reads:0`), "the last build's parts are not kept");
-      assert.equal(PageCache.open(dir, config, '/').reads(), {
-        reads: ['g["c"]\u0001o'],
-        groups: [[0]],
-        pages: [['page key', 'render hash', 'html hash', [0]]],
-      });
+      const again2 = PageCache.open(dir, config, '/').reads();
+      assert.equal([...(again2?.texts() ?? [])], [['g["c"]\u0001o']]);
+      assert.equal([again2?.groups, again2?.pages], [[[0]], [['page key', 'render hash', 'html hash', [0]]]]);
 
       // A part replaced by an entry of another form (a damaged cache), every other entry kept as it was: the pages are
       // rendered again.
       const run = kept.get<{ run: string }>(key)!.run;
       for (const part of ['reads', 'groups', 'pages']) assert.ok(kept.getList(`${run}:${part}:0`), `${part} kept`);
+      // A part of the texts damaged: read as none when it is asked for (every read then counts as changed).
+      kept.set(`${run}:reads:0`, 4);
+      await kept.save();
+      assert.equal([...(PageCache.open(dir, config, '/').reads()?.texts() ?? [])], [undefined]);
       kept.set(`${run}:groups:0`, 4);
       await kept.save();
       await kept.close();
