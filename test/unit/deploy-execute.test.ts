@@ -76,9 +76,12 @@ execute('starts no page upload until every hashed asset is stored, even with roo
     concurrency: 8,
     reporter: silent,
   });
-  // Wait (bounded) until both assets are in flight, then give any request that could wrongly start the same chance.
+  // Wait (bounded by time, not by turns of the event loop: on a loaded machine the files' reads take longer than 5,000
+  // turns, and the test once saw nothing in flight) until both assets are in flight, then give any request that could
+  // wrongly start the same chance.
   const tick = () => new Promise((resolve) => setImmediate(resolve));
-  for (let i = 0; i < 5000 && fake.started.length < 2; i += 1) await tick();
+  const began = Date.now();
+  while (fake.started.length < 2 && Date.now() - began < 10_000) await tick();
   for (let i = 0; i < 50; i += 1) await tick();
   assert.equal(
     fake.started.sort(),
