@@ -1,7 +1,7 @@
 // How site-gen scales with pages, on copies of this project grown from data (bench/lib/scale-site.ts: one page per
 // release, each with its own title and text): cold, unchanged and one-page-changed builds of 1,000 and 10,000 extra
-// pages, each cold build back to back with a checkout of an earlier commit (--baseline DIR) for a ratio; a cold build
-// of 100,000 pages (--big); the cache left on disk; this 3-page site cold; and `site-gen watch` on the biggest paired
+// pages, each cold build back to back with a checkout of an earlier commit (--baseline DIR) for a ratio; cold,
+// unchanged and one-page-changed builds of 100,000 pages (--big), with each build's peak memory; the cache left on disk; this 3-page site cold; and `site-gen watch` on the biggest paired
 // site (first page served, footer edit -> reloaded page, CSS edit -> swapped stylesheet, in Chromium).
 // Writes its section of bench/RESULTS.md. Run:
 //   npm run bench:scale -- --baseline /tmp/base-checkout [--reference /tmp/ref-checkout --runs 1 --sizes 1000,10000
@@ -135,7 +135,7 @@ const changeOne = (pages: number, i: number) => (text: string) =>
 /** Output folders of the builds timed so far: deleted when every build is timed (see `cold`). */
 const leftOutputs: string[] = [];
 
-/** `withBaseline`: the baseline's cold and one-changed builds too; `full`: the one-changed build (minutes at 100,000). */
+/** `withBaseline`: the baseline's cold and one-changed builds too; `full`: the one-changed build (20 s at 100,000). */
 async function measureSize(size: number, withBaseline: boolean, full = true): Promise<SizeResult> {
   const project = await scaleSite(size);
   const outputs = await mkdtemp(join(tmpdir(), 'site-gen-scale-out-'));
@@ -346,21 +346,21 @@ for (let i = 0; i < Math.max(3, RUNS); i += 1) {
 
 const sizes: SizeResult[] = [];
 for (const size of SIZES) sizes.push(await measureSize(size, Boolean(BASELINE)));
-const big = BIG > 0 ? await measureSize(BIG, false, false) : undefined;
+const big = BIG > 0 ? await measureSize(BIG, false) : undefined;
 await referenceSite?.remove();
 await rm(join(cacheDir, 'pages'), { recursive: true, force: true });
 await rm(join(cacheDir, 'builds'), { recursive: true, force: true });
 
 const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : 'n/a');
 log(
-  '| pages | cold, wall clock | cold CPU | cold peak RSS | baseline cold, wall clock | baseline peak RSS | ratio (wall) | unchanged | one page changed | files written (one changed) | baseline, one changed | cache on disk | output on disk |',
+  '| pages | cold, wall clock | cold CPU | cold peak RSS | baseline cold, wall clock | baseline peak RSS | ratio (wall) | unchanged | one page changed | one changed, peak RSS | files written (one changed) | baseline, one changed | cache on disk | output on disk |',
 );
-log('|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|');
+log('|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|');
 for (const r of [...sizes, ...(big ? [big] : [])]) {
   const mineCold = pickMs(r.mine.cold, 'wallMs');
   const baseCold = r.base ? pickMs(r.base.cold, 'wallMs') : 0;
   log(
-    `| ${r.pages.toLocaleString('en-US')} | ${s(mineCold)} | ${s(pickMs(r.mine.cold, 'cpuMs'))} | ${Math.max(...r.mine.cold.map((m) => m.peakMB))} MB | ${r.base ? s(baseCold) : 'not run'} | ${r.base ? `${Math.max(...r.base.cold.map((m) => m.peakMB))} MB` : ''} | ${r.base ? ratio(mineCold, baseCold) : ''} | ${s(pickMs(r.mine.unchanged, 'wallMs'))} | ${r.mine.changed.length ? s(pickMs(r.mine.changed, 'wallMs')) : 'not run'} | ${r.mine.changed.at(-1)?.written ?? ''} | ${r.base ? s(pickMs(r.base.changed, 'wallMs')) : ''} | ${mb(r.mine.cacheBytes)} | ${mb(r.mine.outBytes)} |`,
+    `| ${r.pages.toLocaleString('en-US')} | ${s(mineCold)} | ${s(pickMs(r.mine.cold, 'cpuMs'))} | ${Math.max(...r.mine.cold.map((m) => m.peakMB))} MB | ${r.base ? s(baseCold) : 'not run'} | ${r.base ? `${Math.max(...r.base.cold.map((m) => m.peakMB))} MB` : ''} | ${r.base ? ratio(mineCold, baseCold) : ''} | ${s(pickMs(r.mine.unchanged, 'wallMs'))} | ${r.mine.changed.length ? s(pickMs(r.mine.changed, 'wallMs')) : 'not run'} | ${r.mine.changed.length ? `${Math.max(...r.mine.changed.map((m) => m.peakMB))} MB` : ''} | ${r.mine.changed.at(-1)?.written ?? ''} | ${r.base ? s(pickMs(r.base.changed, 'wallMs')) : ''} | ${mb(r.mine.cacheBytes)} | ${mb(r.mine.outBytes)} |`,
   );
 }
 log('');
