@@ -22,6 +22,12 @@ interface StoredParts {
   pages: number;
 }
 
+/** Under this key the last build's StoredParts are kept, for this version of the tool. */
+const readsKey = () => `reads:${toolVersionKey()}`;
+
+/** The key of part `index` of `list` of a build's stored reads. */
+const partKey = (parts: StoredParts, list: keyof StoredReads, index: number) => `${parts.run}:${list}:${index}`;
+
 interface CachedBundle {
   /** Every project file the bundle read, with the hash of its content then. */
   inputs: Array<[file: string, hash: string]>;
@@ -152,6 +158,8 @@ export function documentKey(
 export class PageCache implements CompressionStore {
   readonly #store: PackStore;
   readonly #scratch: boolean;
+  /** The last build's StoredParts, once `reads` has read them. */
+  #lastReads: StoredParts | undefined;
   /** How many pages were read back and how many were made: for the build's summary, the bench and the tests. */
   readonly counts = { kept: 0, made: 0 };
 
@@ -200,29 +208,31 @@ export class PageCache implements CompressionStore {
    */
   reads(): LastReads | undefined {
     if (this.#scratch) return undefined;
-    const made = this.#store.get<StoredParts>(`reads:${toolVersionKey()}`);
+    const made = this.#store.get<StoredParts>(readsKey());
     if (!made || typeof made.run !== 'string') return undefined;
     const counts = [made.reads, made.groups, made.pages];
     if (!counts.every((count) => Number.isInteger(count) && count >= 0)) return undefined;
-    const part = (list: keyof StoredReads, index: number) => `${made.run}:${list}:${index}`;
+    // Its parts are read from here on, which keeps them for the next build: the sink's `done` lets them go.
+    this.#lastReads = made;
     const whole = <T extends ListItem>(list: 'groups' | 'pages'): T[] | undefined => {
       const items: T[] = [];
       for (let index = 0; index < made[list]; index += 1) {
-        const read = this.#store.getList<T>(part(list, index));
+        const read = this.#store.getList<T>(partKey(made, list, index));
         if (!read) return undefined;
         for (const item of read) items.push(item);
       }
       return items;
     };
     // The texts are read a part at a time when asked for (see LastReads); they are there, or there are none.
-    for (let index = 0; index < made.reads; index += 1) if (!this.#store.has(part('reads', index))) return undefined;
+    for (let index = 0; index < made.reads; index += 1)
+      if (!this.#store.has(partKey(made, 'reads', index))) return undefined;
     const groups = whole<number[]>('groups');
     const pages = groups && whole<StoredReads['pages'][number]>('pages');
     if (!groups || !pages) return undefined;
     const store = this.#store;
     return {
       *texts() {
-        for (let index = 0; index < made.reads; index += 1) yield store.getList<string>(part('reads', index));
+        for (let index = 0; index < made.reads; index += 1) yield store.getList<string>(partKey(made, 'reads', index));
       },
       groups,
       pages,
@@ -236,22 +246,21 @@ export class PageCache implements CompressionStore {
    * --no-cache the parts are let go unwritten.
    */
   readsSink(): ReadsSink & { done(): void } {
-    const key = `reads:${toolVersionKey()}`;
-    const made: StoredParts = { run: `${key}:${randomBytes(8).toString('hex')}`, reads: 0, groups: 0, pages: 0 };
+    const made: StoredParts = { run: `${readsKey()}:${randomBytes(8).toString('hex')}`, reads: 0, groups: 0, pages: 0 };
     return {
       part: (list, items) => {
         if (this.#scratch) return;
-        this.#store.setList(`${made.run}:${list}:${made[list]}`, items);
+        this.#store.setList(partKey(made, list, made[list]), items);
         made[list] += 1;
       },
       done: () => {
         if (this.#scratch) return;
         // The last build's parts, read by this one, are not the next build's.
-        const last = this.#store.get<StoredParts>(key);
-        if (last && typeof last.run === 'string')
+        const last = this.#lastReads;
+        if (last)
           for (const list of ['reads', 'groups', 'pages'] as const)
-            for (let part = 0; part < last[list]; part += 1) this.#store.drop(`${last.run}:${list}:${part}`);
-        this.#store.set(key, made);
+            for (let index = 0; index < last[list]; index += 1) this.#store.drop(partKey(last, list, index));
+        this.#store.set(readsKey(), made);
       },
     };
   }

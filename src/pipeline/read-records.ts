@@ -75,7 +75,8 @@ export interface KeptHashes {
  */
 export class ReadRecords {
   readonly #tracker: ContentReads;
-  readonly #last: LastReads | undefined;
+  /** The last build's groups and texts (its page records are in #lastPages). */
+  readonly #last: Omit<LastReads, 'pages'> | undefined;
   readonly #lastPages: Map<string, KeptHashes & { groups: number[] }>;
   /** Whether each of the last build's groups reads the same now (evaluated when first asked). */
   #unchanged: boolean[] | undefined;
@@ -114,12 +115,10 @@ export class ReadRecords {
     perPart: Record<keyof StoredReads, number> = ITEMS_PER_PART,
   ) {
     this.#tracker = tracker;
-    this.#last = last;
+    this.#last = last && { texts: last.texts, groups: last.groups };
     this.#sink = sink;
     this.#perPart = perPart;
     this.#lastPages = new Map(last?.pages.map(([key, hash, html, groups]) => [key, { hash, html, groups }]));
-    // Held by the map from here on.
-    if (last) last.pages = [];
   }
 
   /** The hashes of the render kept under `key`, if every read it made finds the same now. */
@@ -227,8 +226,7 @@ export class ReadRecords {
     hand('reads', tracker.spill());
     // The last build's groups and reads that a kept page has: each read's id in this build's list, by its last id.
     const groupId = new Int32Array(last?.groups.length ?? 0).fill(-1);
-    const readId = new Int32Array(0);
-    let ids = readId;
+    let ids = new Int32Array(0);
     const keptGroups: number[] = [];
     for (const page of this.#kept.values())
       for (const group of page.last)
@@ -312,12 +310,15 @@ export class ReadRecords {
       walked.set(path, found);
       return found;
     };
-    // The label of an object read: the path it was first reached by.
-    const labelOf = (read: string, at: number, was: string) => (was.length > 1 ? was.slice(2) : read.slice(1, at));
     // The label of each object read, and the object now found by each label: two labels on one object now (the
     // content shares an object it did not) change every read of either.
     const labelled = new Map<unknown, string>();
     const shared = new Set<string>();
+    const seen = (object: unknown, label: string) => {
+      const other = labelled.get(object);
+      if (other !== undefined && other !== label) shared.add(other).add(detached(label));
+      if (other === undefined) labelled.set(object, detached(label));
+    };
     let same = new Uint8Array(1024);
     let count = 0;
     const changed = () => last.groups.map(() => false);
@@ -331,18 +332,7 @@ export class ReadRecords {
           more.set(same);
           same = more;
         }
-        same[count++] = this.#readsSame(
-          read,
-          walk,
-          (object, label) => {
-            const other = labelled.get(object);
-            if (other !== undefined && other !== label) shared.add(other).add(detached(label));
-            if (other === undefined) labelled.set(object, detached(label));
-          },
-          labelOf,
-        )
-          ? 1
-          : 0;
+        same[count++] = this.#readsSame(read, walk, seen) ? 1 : 0;
       }
     }
     if (shared.size > 0) {
@@ -366,7 +356,6 @@ export class ReadRecords {
     read: string,
     walk: (path: string) => { value: unknown } | undefined,
     seen: (object: unknown, label: string) => void,
-    labelOf: (read: string, at: number, was: string) => string,
   ): boolean {
     // A read no group has (see #rest).
     if (read === '') return false;
@@ -384,6 +373,11 @@ export class ReadRecords {
     }
     return now === was;
   }
+}
+
+/** The label of an object read (its stored value `was`): the path it was first reached by. */
+function labelOf(read: string, at: number, was: string): string {
+  return was.length > 1 ? was.slice(2) : read.slice(1, at);
 }
 
 /** The own property `part` of `parent` if `parent` is plain data (a module's namespace is: no prototype). */

@@ -386,11 +386,6 @@ export class ContentReads {
     return copy as T;
   }
 
-  /** The id of the read whose text is `read` (see SEPARATOR), if one was made. */
-  idOf(read: string): number | undefined {
-    return this.#ids.get(read);
-  }
-
   /** The group of read `id`: reads of the same root and first two properties, which pages tend to read together. */
   groupOf(id: number): number {
     return this.#groupOf[id]!;
