@@ -112,7 +112,7 @@ const CHUNK_BYTES = 1024 * 1024;
  */
 export class PackStore {
   readonly #dir: string;
-  readonly #previous: LocationMap;
+  #previous: LocationMap;
   readonly #next = new LocationMap();
   readonly #fds = new Map<string, number>();
   #writing: { pack: string; fd: number; size: number } | undefined;
@@ -302,7 +302,7 @@ export class PackStore {
     this.#append();
     await this.#appending;
     let pruned = false;
-    for (const key of this.#previous.keys()) {
+    for (const key of this.#previous === this.#next ? [] : this.#previous.keys()) {
       if (this.#next.has(key)) continue;
       pruned = true;
       break;
@@ -323,8 +323,10 @@ export class PackStore {
           rmSync(join(this.#dir, name), { force: true });
         }
       }
-      this.#previous.clear();
-      for (const [key, at] of this.#next) this.#previous.set(key, at);
+      // What this run kept is the next run's previous index (a watch session saves after each build): the same map, not
+      // a copy of it (at 100,003 pages, 200,000 entries copied at the build's end, where its memory is highest). Every
+      // entry let go from it since is a change (see drop), so nothing is lost to the pruning check above.
+      this.#previous = this.#next;
       this.#changed = false;
     } catch {
       // a read-only or full disk only costs the cache

@@ -365,23 +365,16 @@ export async function writeCacheFile(file: string, data: () => string | Uint8Arr
   }
 }
 
-/** Text pieces written about a megabyte at a time: a big cache file is never one string in memory. */
-const PIECES_BYTES = 1024 * 1024;
-
+/**
+ * Text pieces written one at a time, as each is made: a big cache file is never one string in memory. Not joined into
+ * bigger writes: a string of a megabyte is made in V8's old generation, and a piece kept until enough of them are
+ * joined outlives a young collection; both were garbage the old generation held until its next full collection. A
+ * 100,003-page build's record (about 70 MB of pieces) grew the heap by 70 MB at the build's end, the top of its memory.
+ */
 async function writePieces(file: string, pieces: Iterable<string>): Promise<void> {
   const handle = await open(file, 'w');
   try {
-    let pending: string[] = [];
-    let length = 0;
-    for (const piece of pieces) {
-      pending.push(piece);
-      length += piece.length;
-      if (length < PIECES_BYTES) continue;
-      await handle.write(pending.join(''));
-      pending = [];
-      length = 0;
-    }
-    if (pending.length > 0) await handle.write(pending.join(''));
+    for (const piece of pieces) await handle.write(piece);
   } finally {
     await handle.close();
   }

@@ -258,6 +258,30 @@ reads(
 );
 
 reads(
+  'saved after each build of a watch session, the store keeps all the session used, less what it dropped',
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'site-gen-pack-'));
+    try {
+      const store = PackStore.open(dir);
+      store.set('a', 1);
+      store.set('b', 2);
+      await store.save();
+      // The next build of the session reads nothing of `b`, sets `c` and lets `a` go.
+      store.set('c', 3);
+      store.drop('a');
+      await store.save();
+      assert.equal([store.get('b'), store.get('c')], [2, 3], 'read by the session after its saves');
+      await store.close();
+      const next = PackStore.open(dir);
+      assert.equal([next.get('a'), next.get('b'), next.get('c')], [undefined, 2, 3]);
+      await next.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);
+
+reads(
   'a value the cache cannot keep (a Proxy) is missed alone: the entries after it and the index are kept',
   async () => {
     const dir = mkdtempSync(join(tmpdir(), 'site-gen-pack-'));
