@@ -79,6 +79,44 @@ export interface OutputSink {
  * thousands of files that did not change are neither copied nor touched. `abort()` (or a failed swap) leaves the
  * previous output as it was.
  */
+/**
+ * What a build that is no longer running left beside the output folder `out` when it was killed before it could clean
+ * up (an out-of-memory kill, `kill -9`): its staging folder (`.dist.tmp-<pid>-<stamp>`, a whole copy of the output at
+ * 100,000 pages) is removed; its previous output (`.dist.old-<pid>-<stamp>`) is put back when the output folder is not
+ * there (the build was killed between the two renames of its commit), and removed otherwise. A folder whose process is
+ * still running (another build into the same folder) is left alone.
+ */
+export async function sweepLeftovers(out: string): Promise<void> {
+  const parent = dirname(out);
+  const prefix = `.${basename(out)}.`;
+  let names: string[];
+  try {
+    names = await readdir(parent);
+  } catch {
+    return;
+  }
+  for (const name of names.sort()) {
+    if (!name.startsWith(prefix)) continue;
+    const left = /^(tmp|old)-(\d+)-[0-9a-z]+$/.exec(name.slice(prefix.length));
+    if (!left || running(Number(left[2]))) continue;
+    const path = join(parent, name);
+    if (left[1] === 'old' && !existsSync(out)) await rename(path, out);
+    else await rm(path, { recursive: true, force: true });
+  }
+}
+
+/** Whether process `pid` is running (this one included). */
+function running(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: running, under another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 export class OutputFolder implements OutputSink {
   readonly #out: string;
   readonly #inPlace: boolean;
@@ -116,6 +154,7 @@ export class OutputFolder implements OutputSink {
           `--out ${relative(process.cwd(), out) || out} is a file, not a folder. Remove it or choose another --out.`,
         );
       }
+      await sweepLeftovers(out);
       await mkdir(folder.#staging, { recursive: true });
     } catch (error) {
       throw folder.#failed(error);

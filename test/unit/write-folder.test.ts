@@ -2,6 +2,7 @@
 // staging folder like any other write; nothing in the output changes before commit, and a failed write is a WriteError.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { suite } from 'uvu';
@@ -178,5 +179,47 @@ folder(
     await output.abort();
   },
 );
+
+/** The pid of a process that has ended. */
+const endedPid = () => spawnSync(process.execPath, ['-e', '']).pid!;
+
+folder("a build killed before it cleaned up: its staging folder goes, a running build's stays", async () => {
+  mkdirSync(out);
+  writeFileSync(join(out, 'index.html'), 'the last build');
+  const dead = join(root, `.dist.tmp-${endedPid()}-mx0abc`);
+  const live = join(root, `.dist.tmp-${process.ppid}-mx0abd`);
+  const other = join(root, `.distant.tmp-${endedPid()}-mx0abe`);
+  for (const dir of [dead, live, other]) mkdirSync(join(dir, 'a'), { recursive: true });
+  const output = await OutputFolder.open(out);
+  assert.not.ok(
+    readdirSync(root).includes(dead.slice(root.length + 1)),
+    "the killed build's staging folder is removed",
+  );
+  assert.ok(readdirSync(root).includes(live.slice(root.length + 1)), "a running build's is kept");
+  assert.ok(readdirSync(root).includes(other.slice(root.length + 1)), "another output folder's is kept");
+  assert.is(readFileSync(join(out, 'index.html'), 'utf8'), 'the last build');
+  await output.abort();
+});
+
+folder('a build killed between the renames of its commit: its previous output is put back', async () => {
+  const old = join(root, `.dist.old-${endedPid()}-mx0abc`);
+  mkdirSync(old);
+  writeFileSync(join(old, 'index.html'), 'the last build');
+  const output = await OutputFolder.open(out);
+  assert.is(
+    readFileSync(join(out, 'index.html'), 'utf8'),
+    'the last build',
+    'the output folder is the last build again',
+  );
+  assert.not.ok(readdirSync(root).includes(old.slice(root.length + 1)));
+  await output.abort();
+  // With the output folder there, a killed build's previous output is only a leftover.
+  const again = join(root, `.dist.old-${endedPid()}-mx0abd`);
+  mkdirSync(again);
+  writeFileSync(join(again, 'index.html'), 'older');
+  await (await OutputFolder.open(out)).abort();
+  assert.not.ok(readdirSync(root).includes(again.slice(root.length + 1)));
+  assert.is(readFileSync(join(out, 'index.html'), 'utf8'), 'the last build');
+});
 
 folder.run();
