@@ -69,11 +69,6 @@ export interface KeptHashes {
 }
 
 /**
- * Which kept renders read content that is still the same, from the last build's stored reads evaluated against this
- * build's content; and this build's reads, to store. Exact rather than clever: a read whose value cannot be found again
- * the same way (a path that no longer leads to plain data, an object now reached by two labels) counts as changed.
- */
-/**
  * The last build's groups as a build holds them from its first page to its last: each group's reads one after another
  * in one Int32Array, and where each group starts in another. As lists (an array a group), those of a one-page build at
  * 100,003 pages took about 300 B a page to the end of its render.
@@ -104,6 +99,11 @@ class PackedGroups {
   }
 }
 
+/**
+ * Which kept renders read content that is still the same, from the last build's stored reads evaluated against this
+ * build's content; and this build's reads, to store. Exact rather than clever: a read whose value cannot be found again
+ * the same way (a path that no longer leads to plain data, an object now reached by two labels) counts as changed.
+ */
 export class ReadRecords {
   readonly #tracker: ContentReads;
   /** The last build's groups and texts (its page records are in #lastPages). */

@@ -72,14 +72,6 @@ export interface OutputSink {
 }
 
 /**
- * An output folder that changes only once the build has passed every check: files are written to a sibling folder as
- * they are made, and nothing in the output changes before `commit()`. A whole build (`inPlace: false`) is then swapped
- * in: the old output moved aside, the new one renamed into place. A build that wrote only what changed (`inPlace:
- * true`) renames each file it wrote over the old one and deletes the files the build no longer makes, so that the
- * thousands of files that did not change are neither copied nor touched. `abort()` (or a failed swap) leaves the
- * previous output as it was.
- */
-/**
  * What a build that is no longer running left beside the output folder `out` when it was killed before it could clean
  * up (an out-of-memory kill, `kill -9`): its staging folder (`.dist.tmp-<pid>-<stamp>`, a whole copy of the output at
  * 100,000 pages) is removed; its previous output (`.dist.old-<pid>-<stamp>`) is put back when the output folder is not
@@ -117,6 +109,14 @@ function running(pid: number): boolean {
   }
 }
 
+/**
+ * An output folder that changes only once the build has passed every check: files are written to a sibling folder as
+ * they are made, and nothing in the output changes before `commit()`. A whole build (`inPlace: false`) is then swapped
+ * in: the old output moved aside, the new one renamed into place. A build that wrote only what changed (`inPlace:
+ * true`) renames each file it wrote over the old one and deletes the files the build no longer makes, so that the
+ * thousands of files that did not change are neither copied nor touched. `abort()` (or a failed swap) leaves the
+ * previous output as it was.
+ */
 export class OutputFolder implements OutputSink {
   readonly #out: string;
   readonly #inPlace: boolean;
