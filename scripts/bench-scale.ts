@@ -1,8 +1,9 @@
 // How site-gen scales with pages, on copies of this project grown from data (bench/lib/scale-site.ts: one page per
 // release, each with its own title and text): cold, unchanged and one-page-changed builds of 1,000 and 10,000 extra
 // pages, each cold build back to back with a checkout of an earlier commit (--baseline DIR) for a ratio; cold,
-// unchanged and one-page-changed builds of 100,000 pages (--big), with each build's peak memory; the cache left on disk; this 3-page site cold; and `site-gen watch` on the biggest paired
-// site (first page served, footer edit -> reloaded page, CSS edit -> swapped stylesheet, in Chromium).
+// unchanged and one-page-changed builds of 100,000 pages (--big), with each build's peak memory; the cache left on
+// disk; this 3-page site cold; and `site-gen watch` on the biggest paired site (first page served, footer edit ->
+// reloaded page, CSS edit -> swapped stylesheet, in Chromium).
 // Writes its section of bench/RESULTS.md. Run:
 //   npm run bench:scale -- --baseline /tmp/base-checkout [--reference /tmp/ref-checkout --runs 1 --sizes 1000,10000
 //     --big 100000 --edits 10]

@@ -1,7 +1,7 @@
-// Typed-array columns that grow: what a build keeps a few numbers of per page (cache locations, page reports) holds them
-// in columns rather than in an object a page.
+// Typed-array columns that grow: what a build keeps a few numbers of per page (cache locations, page reports, whether
+// each of the last build's reads reads the same) holds them in columns rather than in an object a page.
 
-type Column = Uint32Array | Int32Array | Float64Array;
+type Column = Uint8Array | Uint32Array | Int32Array | Float64Array;
 
 /** A copy of `from` with room for `size` values (its values first, zeros after), of the same type. */
 export function grown<T extends Column>(from: T, size: number): T {

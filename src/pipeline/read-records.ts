@@ -1,4 +1,5 @@
 // What each kept render read of the content, kept between builds: which kept renders still read the same.
+import { grown } from '../core/columns.ts';
 import { detached } from '../core/strings.ts';
 import type { ListItem } from './list-codec.ts';
 import {
@@ -358,11 +359,7 @@ export class ReadRecords {
       // Paths are looked up again mostly within a part (a page's reads are made together): the walks are let go with it.
       walked = new Map();
       for (const read of part) {
-        if (count === same.length) {
-          const more = new Uint8Array(same.length * 2);
-          more.set(same);
-          same = more;
-        }
+        if (count === same.length) same = grown(same, same.length * 2);
         same[count++] = this.#readsSame(read, walk, seen) ? 1 : 0;
       }
     }

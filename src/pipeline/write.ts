@@ -78,23 +78,36 @@ export interface OutputSink {
  * there (the build was killed between the two renames of its commit), and removed otherwise. A folder whose process is
  * still running (another build into the same folder) is left alone.
  */
-export async function sweepLeftovers(out: string): Promise<void> {
-  const parent = dirname(out);
-  const prefix = `.${basename(out)}.`;
+async function sweepLeftovers(out: string): Promise<void> {
   let names: string[];
   try {
-    names = await readdir(parent);
+    names = await readdir(dirname(out));
   } catch {
     return;
   }
   for (const name of names.sort()) {
-    if (!name.startsWith(prefix)) continue;
-    const left = /^(tmp|old)-(\d+)-[0-9a-z]+$/.exec(name.slice(prefix.length));
-    if (!left || running(Number(left[2]))) continue;
-    const path = join(parent, name);
-    if (left[1] === 'old' && !existsSync(out)) await rename(path, out);
+    const left = sideFolderOf(out, name);
+    if (!left || running(left.pid)) continue;
+    const path = join(dirname(out), name);
+    if (left.kind === 'old' && !existsSync(out)) await rename(path, out);
     else await rm(path, { recursive: true, force: true });
   }
+}
+
+/**
+ * The folder beside the output folder `out` that a build writes into (`tmp`) or moves the old output to (`old`):
+ * `.dist.tmp-<pid>-<stamp>`. The one place its name is made, and read back (see sideFolderOf).
+ */
+function sideFolder(out: string, kind: 'tmp' | 'old', stamp: string): string {
+  return join(dirname(out), `.${basename(out)}.${kind}-${stamp}`);
+}
+
+/** Which side folder of `out` the entry `name` beside it is (see sideFolder), and the pid of the build that made it. */
+function sideFolderOf(out: string, name: string): { kind: 'tmp' | 'old'; pid: number } | undefined {
+  const prefix = `.${basename(out)}.`;
+  if (!name.startsWith(prefix)) return undefined;
+  const parts = /^(tmp|old)-(\d+)-[0-9a-z]+$/.exec(name.slice(prefix.length));
+  return parts ? { kind: parts[1] as 'tmp' | 'old', pid: Number(parts[2]) } : undefined;
 }
 
 /** Whether process `pid` is running (this one included). */
@@ -139,9 +152,8 @@ export class OutputFolder implements OutputSink {
   private constructor(out: string, stamp: string, inPlace: boolean) {
     this.#out = out;
     this.#inPlace = inPlace;
-    const parent = dirname(out);
-    this.#staging = join(parent, `.${basename(out)}.tmp-${stamp}`);
-    this.#previous = join(parent, `.${basename(out)}.old-${stamp}`);
+    this.#staging = sideFolder(out, 'tmp', stamp);
+    this.#previous = sideFolder(out, 'old', stamp);
   }
 
   static async open(outDir: string, { inPlace = false }: { inPlace?: boolean } = {}): Promise<OutputFolder> {
