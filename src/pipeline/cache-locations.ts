@@ -67,9 +67,17 @@ export class LocationMap {
 
   /** The packs the entries are in. */
   packs(): Set<string> {
-    const packs = new Set<string>();
-    for (const slot of this.#slots.values()) packs.add(this.#packNames[this.#packs[slot]!]!);
-    return packs;
+    return new Set(this.bytesByPack().keys());
+  }
+
+  /** The bytes of the entries in each pack they are in. */
+  bytesByPack(): Map<string, number> {
+    const bytes = new Map<string, number>();
+    for (const slot of this.#slots.values()) {
+      const pack = this.#packNames[this.#packs[slot]!]!;
+      bytes.set(pack, (bytes.get(pack) ?? 0) + this.#lengths[slot]!);
+    }
+    return bytes;
   }
 
   keys(): IterableIterator<string> {

@@ -307,6 +307,67 @@ store('deletes packs no entry is in any more, and compacts packs mostly dead', a
   }
 });
 
+store('a run that used nothing of the last one keeps its own pack as it wrote it, not a copy', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'site-gen-pack-'));
+  const packs = () => readdirSync(dir).filter((name) => name.startsWith('pack-'));
+  try {
+    const first = PackStore.open(dir);
+    for (let i = 0; i < 10; i += 1) first.set(`old${i}`, 'x'.repeat(1000));
+    await first.save();
+    await first.close();
+    const [old] = packs();
+
+    // Another version of the tool, or a new day: every key is new. Its live entries are 9 KB of the 19 KB on disk.
+    const second = PackStore.open(dir);
+    for (let i = 0; i < 9; i += 1) second.set(`new${i}`, 'y'.repeat(1000));
+    const written = packs().filter((name) => name !== old);
+    assert.is(written.length, 1, 'the run appends to one pack of its own');
+    await second.save();
+    await second.close();
+    assert.equal(packs(), written, 'the dead pack is deleted and the live one kept, not copied into a third');
+
+    const third = PackStore.open(dir);
+    assert.is(third.get('new8'), 'y'.repeat(1000));
+    assert.is(third.get('old0'), undefined);
+    await third.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+store("a mostly dead pack's live entries move to the run's pack, whatever the other packs hold", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'site-gen-pack-'));
+  const packs = () => readdirSync(dir).filter((name) => name.startsWith('pack-'));
+  try {
+    const first = PackStore.open(dir);
+    for (let i = 0; i < 10; i += 1) first.set(`old${i}`, 'x'.repeat(1000));
+    await first.save();
+    await first.close();
+    const [old] = packs();
+
+    // One of the old pack's ten entries is used; the run writes twice as much of its own: 21 KB of 30 KB are live.
+    const second = PackStore.open(dir);
+    second.get('old1');
+    for (let i = 0; i < 20; i += 1) second.set(`new${i}`, 'y'.repeat(1000));
+    const written = packs().filter((name) => name !== old);
+    await second.save();
+    await second.close();
+    assert.equal(
+      packs(),
+      written,
+      "the old pack's live entry went to the end of the run's pack, and the old pack went",
+    );
+
+    const third = PackStore.open(dir);
+    assert.is(third.get('old1'), 'x'.repeat(1000));
+    assert.is(third.get('new19'), 'y'.repeat(1000));
+    assert.is(third.get('old2'), undefined);
+    await third.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 store('a damaged pack or index only costs the cache', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'site-gen-pack-'));
   try {
