@@ -1,6 +1,15 @@
 // The output folder: a page and its .br and .gz written by the compression thread that compressed them, into the
 // staging folder like any other write; nothing in the output changes before commit, and a failed write is a WriteError.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -9,7 +18,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { WriteError } from '../../src/core/errors.ts';
 import { Compressor, handWritesOver } from '../../src/pipeline/compress.ts';
-import { OutputFolder } from '../../src/pipeline/write.ts';
+import { OutputFolder, removeTree } from '../../src/pipeline/write.ts';
 
 const page = `<!doctype html><html><body>${'<p>Guiding your music through smart business.</p>'.repeat(60)}</body></html>`;
 
@@ -220,6 +229,27 @@ folder('a build killed between the renames of its commit: its previous output is
   await (await OutputFolder.open(out)).abort();
   assert.not.ok(readdirSync(root).includes(again.slice(root.length + 1)));
   assert.is(readFileSync(join(out, 'index.html'), 'utf8'), 'the last build');
+});
+
+folder('removeTree removes a tree of folders and files, not what a link in it points to', async () => {
+  const old = join(root, 'old');
+  for (let i = 0; i < 150; i += 1) {
+    mkdirSync(join(old, 'releases', `release-${i}`, 'deeper'), { recursive: true });
+    for (const name of ['index.html', 'index.html.br', 'index.html.gz'])
+      writeFileSync(join(old, 'releases', `release-${i}`, name), name);
+  }
+  const kept = join(root, 'kept');
+  mkdirSync(kept);
+  writeFileSync(join(kept, 'file.txt'), 'stays');
+  symlinkSync(kept, join(old, 'link'));
+  writeFileSync(join(old, 'favicon.svg'), '<svg/>');
+  await removeTree(old);
+  assert.not.ok(existsSync(old), 'the tree is gone');
+  assert.is(readFileSync(join(kept, 'file.txt'), 'utf8'), 'stays', 'the linked folder is left as it was');
+  await removeTree(old); // gone already: nothing to do
+  writeFileSync(join(root, 'one.txt'), 'a file');
+  await removeTree(join(root, 'one.txt'));
+  assert.not.ok(existsSync(join(root, 'one.txt')), 'a file is removed too');
 });
 
 folder.run();
