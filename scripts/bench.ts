@@ -9,9 +9,9 @@ import { timeBuilds } from '../bench/lib/build-times.ts';
 import { buildClientOnly } from '../bench/lib/client-only.ts';
 import { lighthouseOnce, summarise, type LighthouseRun } from '../bench/lib/lighthouse.ts';
 import { currentLoad, describeMachine } from '../bench/lib/machine.ts';
-import { keepSections, writeResults } from '../bench/lib/results-section.ts';
+import { writeResults } from '../bench/lib/results-section.ts';
 import { splitJs, weighPage } from '../bench/lib/page-weight.ts';
-import { markdownReport, textReport } from '../bench/lib/report.ts';
+import { resultsMarkdown, textReport } from '../bench/lib/report.ts';
 import {
   checkTargets,
   type BenchResults,
@@ -42,6 +42,7 @@ const { values: flags } = parseArgs({
     'lighthouse-runs': { type: 'string' },
     'load-runs': { type: 'string' },
     'skip-lighthouse': { type: 'boolean', default: false },
+    'report-only': { type: 'boolean', default: false },
   },
 });
 const settings = {
@@ -164,15 +165,30 @@ async function main(): Promise<void> {
   };
   await mkdir(benchDir, { recursive: true });
   await writeFile(join(benchDir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
-  const previous = await readFile(join(benchDir, 'RESULTS.md'), 'utf8').catch(() => '');
-  const analysis = await readFile(join(benchDir, 'ANALYSIS.md'), 'utf8').catch(() => undefined);
-  await writeResults(join(benchDir, 'RESULTS.md'), keepSections(previous, markdownReport(results, analysis)));
+  await writeReport(results);
   process.stdout.write(
     `\n${textReport(results)}\nWrote bench/results.json and bench/RESULTS.md in ${results.settings.durationS} s.\n`,
   );
 }
 
-main().catch((error: unknown) => {
+/** bench/RESULTS.md from `results`, bench/ANALYSIS.md and the other benches' sections (see resultsMarkdown). */
+async function writeReport(results: BenchResults): Promise<void> {
+  const previous = await readFile(join(benchDir, 'RESULTS.md'), 'utf8').catch(() => '');
+  const analysis = await readFile(join(benchDir, 'ANALYSIS.md'), 'utf8').catch(() => undefined);
+  await writeResults(join(benchDir, 'RESULTS.md'), resultsMarkdown(results, analysis, previous));
+}
+
+/** `--report-only`: bench/RESULTS.md written again from the last run's bench/results.json, after an edit of ANALYSIS.md. */
+async function reportOnly(): Promise<void> {
+  const file = join(benchDir, 'results.json');
+  const text = await readFile(file, 'utf8').catch(() => {
+    throw new Error(`${file} is missing: run \`npm run bench\` once (without --report-only) to measure.`);
+  });
+  await writeReport(JSON.parse(text) as BenchResults);
+  process.stdout.write('Wrote bench/RESULTS.md from bench/results.json and bench/ANALYSIS.md (nothing measured).\n');
+}
+
+(flags['report-only'] ? reportOnly() : main()).catch((error: unknown) => {
   console.error(`bench failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });

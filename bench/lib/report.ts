@@ -1,5 +1,6 @@
 // Turns bench results into the tables printed by `npm run bench` and the markdown of bench/RESULTS.md.
 import type { BenchResults, PageResult, VariantResult } from './results.ts';
+import { keepSections } from './results-section.ts';
 import { kb, ratio, seconds } from './stats.ts';
 import { toMarkdown, toText, type Table } from './table.ts';
 
@@ -147,6 +148,15 @@ export function textReport(r: BenchResults): string {
 
 function shortfalls(v: VariantResult): string[] {
   return Object.entries(v.lighthouse).map(([path, l]) => `- \`${path}\` ${v.name}: ${l.shortfalls.length ? l.shortfalls.join(', ') : 'none'}`);
+}
+
+/**
+ * bench/RESULTS.md as `npm run bench` writes it: its report of `results`, then `analysis` (bench/ANALYSIS.md), then
+ * the other benches' sections as `previous` has them. Nothing else of `previous` is kept: text written into the file by
+ * hand belongs in bench/ANALYSIS.md.
+ */
+export function resultsMarkdown(results: BenchResults, analysis: string | undefined, previous: string): string {
+  return keepSections(previous, markdownReport(results, analysis));
 }
 
 /** The report as Markdown; `analysis` (bench/ANALYSIS.md, written by hand) is appended as it is. */
