@@ -308,8 +308,9 @@ export class BuildRecord {
 
   /**
    * The last build into the output folder, when `check` found its record and the folder is there: what its files were
-   * made from, and which of them nobody has touched since (by identity, as `check` compares them). A record from
-   * another version of the tool, or none, gives nothing: the build writes every file.
+   * made from, and which of them nobody has touched since (by identity, as `check` compares them). None without a
+   * record: the build writes every file. A record from another version of the tool is used too: its pages' keys name
+   * that version, so every page is written again (in place), and the other files when their bytes changed.
    */
   last<Page extends { file: string }>(): LastOutput<Page> | undefined {
     const record = this.#read;
