@@ -269,7 +269,13 @@ store('reads an entry back by key in a later run, and prunes what a run did not 
   }
 });
 
-store('deletes packs no entry is in any more, and compacts packs mostly dead', async () => {
+/**
+ * Runs `test` in a new pack store folder whose first run wrote ten entries of 1,000 characters (`old0` to `old9`) into
+ * one pack, `old`; `packs` lists the folder's packs. The folder is removed afterwards.
+ */
+async function afterTenEntries(
+  test: (dir: string, old: string, packs: () => string[]) => Promise<void>,
+): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'site-gen-pack-'));
   const packs = () => readdirSync(dir).filter((name) => name.startsWith('pack-'));
   try {
@@ -278,7 +284,14 @@ store('deletes packs no entry is in any more, and compacts packs mostly dead', a
     await first.save();
     await first.close();
     assert.is(packs().length, 1);
+    await test(dir, packs()[0]!, packs);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
+store('deletes packs no entry is in any more, and compacts packs mostly dead', () =>
+  afterTenEntries(async (dir, _old, packs) => {
     const second = PackStore.open(dir);
     second.get('old0'); // one of ten kept: 10 % of the first pack is live
     second.set('new', 'y'.repeat(1000));
@@ -302,21 +315,11 @@ store('deletes packs no entry is in any more, and compacts packs mostly dead', a
     await fourth.close();
     assert.is(packs().length, 1, 'a pack with no live entry is deleted');
     assert.is(PackStore.open(dir).get('old0'), undefined);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+  }),
+);
 
-store('a run that used nothing of the last one keeps its own pack as it wrote it, not a copy', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'site-gen-pack-'));
-  const packs = () => readdirSync(dir).filter((name) => name.startsWith('pack-'));
-  try {
-    const first = PackStore.open(dir);
-    for (let i = 0; i < 10; i += 1) first.set(`old${i}`, 'x'.repeat(1000));
-    await first.save();
-    await first.close();
-    const [old] = packs();
-
+store('a run that used nothing of the last one keeps its own pack as it wrote it, not a copy', () =>
+  afterTenEntries(async (dir, old, packs) => {
     // Another version of the tool, or a new day: every key is new. Its live entries are 9 KB of the 19 KB on disk.
     const second = PackStore.open(dir);
     for (let i = 0; i < 9; i += 1) second.set(`new${i}`, 'y'.repeat(1000));
@@ -330,21 +333,11 @@ store('a run that used nothing of the last one keeps its own pack as it wrote it
     assert.is(third.get('new8'), 'y'.repeat(1000));
     assert.is(third.get('old0'), undefined);
     await third.close();
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+  }),
+);
 
-store("a mostly dead pack's live entries move to the run's pack, whatever the other packs hold", async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'site-gen-pack-'));
-  const packs = () => readdirSync(dir).filter((name) => name.startsWith('pack-'));
-  try {
-    const first = PackStore.open(dir);
-    for (let i = 0; i < 10; i += 1) first.set(`old${i}`, 'x'.repeat(1000));
-    await first.save();
-    await first.close();
-    const [old] = packs();
-
+store("a mostly dead pack's live entries move to the run's pack, whatever the other packs hold", () =>
+  afterTenEntries(async (dir, old, packs) => {
     // One of the old pack's ten entries is used; the run writes twice as much of its own: 21 KB of 30 KB are live.
     const second = PackStore.open(dir);
     second.get('old1');
@@ -363,10 +356,8 @@ store("a mostly dead pack's live entries move to the run's pack, whatever the ot
     assert.is(third.get('new19'), 'y'.repeat(1000));
     assert.is(third.get('old2'), undefined);
     await third.close();
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+  }),
+);
 
 store('a damaged pack or index only costs the cache', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'site-gen-pack-'));
