@@ -314,6 +314,18 @@ record('another version of the tool builds again', async () => {
     new BuildRecord(paths, { base: '/', out }, 'another-tool-version').check(),
     'another tool: it does not',
   );
+  // What the last build's files were made from names its tool: another version keeps none of them, and holds none.
+  const same = new BuildRecord(paths, { base: '/', out });
+  same.check();
+  const mine = same.last<{ file: string }>()!;
+  assert.ok(mine.keys.made.has('index.html') && mine.pages.has('index.html'), 'the same tool: files and reports');
+  const other = new BuildRecord(paths, { base: '/', out }, 'another-tool-version');
+  other.check();
+  const theirs = other.last<{ file: string }>()!;
+  assert.not.ok(theirs.keys.made.has('index.html'), 'another tool: no file made from what it names');
+  assert.is(theirs.pages.size, 0, 'nor the reports');
+  assert.ok(theirs.keys.renders.has('index.html'), "each page's render hash stays: a render does not name the tool");
+  assert.ok(theirs.present.includes('index.html'), 'and the files the folder holds');
 });
 
 record('a damaged record only costs a build', async () => {
