@@ -123,7 +123,7 @@ export interface LastOutput<Page> {
   /** Whether `path` is as the last build wrote it, from what `key` stands for. */
   unchanged(path: string, key: string): boolean;
   /** Every file in the output folder now. */
-  present: string[];
+  present: Iterable<string>;
 }
 
 /** The folders whose every file is an input, whether or not the last build read it (a new file may be picked up). */
@@ -318,18 +318,23 @@ export class BuildRecord {
     const record = this.#read;
     if (!record?.made || !record.renders || !Array.isArray(record.build?.pages)) return undefined;
     const out = resolve(this.#flags.out);
-    // One map from each file the last build wrote to its place, and what is known of it in columns by place: at 100,003
+    // One map from each file the last build wrote to its place, and what is known of it in columns by slot: at 100,003
     // pages a map each of the record's files, of what they were made from and of the folder's files now (300,000
-    // entries each), with the record's lists of pairs held beside them, were the largest part of a one-page build.
+    // entries each), with the record's lists of pairs held beside them, were the largest part of a one-page build. A
+    // file's .br and .gz share its place, three slots a place (see slotOf): their names are neither kept nor mapped
+    // (200,000 strings and map entries at 100,003 pages, about 20 MB).
     const at = new Map<string, number>();
     const paths: string[] = [];
-    const place = (path: string) => {
-      let index = at.get(path);
-      if (index === undefined) at.set(path, (index = paths.push(path) - 1));
-      return index;
+    const slotOf = (path: string, add = false): number | undefined => {
+      const file = siblingOf(path);
+      const name = file ?? path;
+      let index = at.get(name);
+      if (index === undefined && add) at.set(name, (index = paths.push(name) - 1));
+      return index === undefined ? undefined : 3 * index + (file === undefined ? 0 : path.endsWith('.br') ? 1 : 2);
     };
+    const pathAt = (slot: number) => withSiblings(paths[Math.floor(slot / 3)]!)[slot % 3]!;
     const identities: Array<string | undefined> = [];
-    for (const [path, identity] of record.output) identities[place(path)] = identity;
+    for (const [path, identity] of record.output) identities[slotOf(path, true)!] = identity;
     // What each file was made from, and each page's report, stand for the tool that made them: every document key
     // names the tool's version (see documentBaseKey), so a build by another version keeps no file as it is. Not held
     // then: at 100,003 pages, a build after an upgrade held them (about 20 MB) for nothing.
@@ -337,9 +342,9 @@ export class BuildRecord {
     // A page's HTML, .br and .gz are made from one key, read from the record as three strings: one is kept.
     const made: Array<string | undefined> = [];
     let key: string | undefined;
-    if (sameTool) for (const [path, from] of record.made) made[place(path)] = from === key ? key : (key = from);
+    if (sameTool) for (const [path, from] of record.made) made[slotOf(path, true)!] = from === key ? key : (key = from);
     const renders: Array<string | undefined> = [];
-    for (const [file, render] of record.renders) renders[place(file)] = render;
+    for (const [file, render] of record.renders) renders[slotOf(file, true)!] = render;
     // Each report's file is the string the map above holds, and its parts equal to another report's (the pages' script
     // set, most of all) one object: the 100,003 reports of a 100,003-page record, as JSON.parse makes them, hold 84 MB
     // more of heap than shared (0.1 s to share them).
@@ -357,20 +362,17 @@ export class BuildRecord {
       }
       pages.set(page.file, page);
     }
-    // The folder as it is now: whether each file the record names is there with the identity it recorded (by place);
-    // a file the record does not name is only present.
-    const same = new Uint8Array(paths.length);
-    const present: string[] = [];
+    // The folder as it is now, by slot: whether each file the record names is there (1) and with the identity it
+    // recorded (2); a file the record does not name is only present, by its path.
+    const folder = new Uint8Array(3 * paths.length);
+    const others: string[] = [];
     let files: Iterable<[string, string]> | undefined;
     try {
       files = outputFiles(out);
       for (const [path, identity] of files ?? []) {
-        const index = at.get(path);
-        if (index === undefined) present.push(path);
-        else {
-          if (identities[index] !== undefined && identities[index] === identity) same[index] = 1;
-          present.push(paths[index]!);
-        }
+        const slot = slotOf(path);
+        if (slot === undefined) others.push(path);
+        else folder[slot] = identities[slot] !== undefined && identities[slot] === identity ? 2 : 1;
       }
     } catch {
       return undefined;
@@ -379,17 +381,22 @@ export class BuildRecord {
     // The record's lists are in the columns now; this build records its own.
     this.#read = undefined;
     const column = (values: Array<string | undefined>) => ({
-      has: (path: string) => values[at.get(path) ?? -1] !== undefined,
-      get: (path: string) => values[at.get(path) ?? -1],
+      has: (path: string) => values[slotOf(path) ?? -1] !== undefined,
+      get: (path: string) => values[slotOf(path) ?? -1],
     });
     return {
       keys: { made: column(made), renders: column(renders) },
       pages,
       unchanged: (path, key) => {
-        const index = at.get(path);
-        return index !== undefined && same[index] === 1 && made[index] === key;
+        const slot = slotOf(path);
+        return slot !== undefined && folder[slot] === 2 && made[slot] === key;
       },
-      present,
+      present: {
+        *[Symbol.iterator]() {
+          for (let slot = 0; slot < folder.length; slot += 1) if (folder[slot]) yield pathAt(slot);
+          yield* others;
+        },
+      },
     };
   }
 

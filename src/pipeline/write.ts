@@ -335,7 +335,7 @@ export class OutputFolder implements OutputSink {
    * the folders they leave empty, and then the files written replace theirs (deleted first: a page's folder may give
    * its name to a file, or a file to a folder).
    */
-  async commit(files?: OutputList, present: readonly string[] = []): Promise<void> {
+  async commit(files?: OutputList, present: Iterable<string> = []): Promise<void> {
     if (this.#inPlace) {
       if (!files)
         throw new Error('site-gen: an output folder updated in place needs its list of files; this is a bug.');
@@ -353,11 +353,12 @@ export class OutputFolder implements OutputSink {
     await removeTree(this.#previous);
   }
 
-  async #commitInPlace(files: OutputList, present: readonly string[]): Promise<void> {
+  async #commitInPlace(files: OutputList, present: Iterable<string>): Promise<void> {
     try {
       await this.flush();
       const emptied = new Set<string>();
-      const gone = present.filter((path) => !files.has(path));
+      const gone: string[] = [];
+      for (const path of present) if (!files.has(path)) gone.push(path);
       await inGroups(gone, REMOVING_AT_ONCE, async (path) => {
         await rm(join(this.#out, path), { force: true });
         emptied.add(dirname(join(this.#out, path)));
