@@ -252,6 +252,22 @@ record(
   },
 );
 
+record("a page's .gz edited since: that page's three files are written again, and no other", async () => {
+  await build();
+  const before = identities(out);
+  appendFileSync(join(out, 'contact/index.html.gz'), ' ');
+  const result = await build();
+  assert.not.ok(result.upToDate);
+  const after = identities(out);
+  const rewritten = [...after].filter(([path, id]) => before.get(path) !== id).map(([path]) => path);
+  assert.equal(
+    rewritten.sort(),
+    ['contact/index.html', 'contact/index.html.br', 'contact/index.html.gz'],
+    "the .gz is told from its page's HTML and .br, which share its place in the record",
+  );
+  assert.equal(tree(out), await fresh(), 'the folder holds what a build from nothing makes');
+});
+
 record("a route removed: its page's files are deleted, with the folder they leave empty", async () => {
   await build();
   copy.edit('src/site/routes.tsx', (t) =>
