@@ -215,6 +215,17 @@ function identities(dir: string): Map<string, string> {
   );
 }
 
+/** Builds, makes `change`, builds again (which must build): that build, and the files it wrote again, sorted. */
+async function rewrittenAfter(change: () => void): Promise<{ result: BuildResult; rewritten: string[] }> {
+  await build();
+  const before = identities(out);
+  change();
+  const result = await build();
+  assert.not.ok(result.upToDate, 'the build after the change builds');
+  const rewritten = [...identities(out)].filter(([path, id]) => before.get(path) !== id).map(([path]) => path);
+  return { result, rewritten: rewritten.sort() };
+}
+
 /** What a build with no cache makes of the project now, in a folder of its own. */
 async function fresh(): Promise<Map<string, string>> {
   const elsewhere = tempOut();
@@ -229,15 +240,11 @@ async function fresh(): Promise<Map<string, string>> {
 record(
   'a content edit writes only the files of the page it shows on, and the output is what a fresh build makes',
   async () => {
-    await build();
-    const before = identities(out);
-    copy.edit('content/copy.ts', (t) => t.replace("'Fixture home'", "'Edited home'"));
-    const result = await build();
-    assert.not.ok(result.upToDate);
-    const after = identities(out);
-    const rewritten = [...after].filter(([path, id]) => before.get(path) !== id).map(([path]) => path);
+    const { result, rewritten } = await rewrittenAfter(() =>
+      copy.edit('content/copy.ts', (t) => t.replace("'Fixture home'", "'Edited home'")),
+    );
     assert.equal(
-      rewritten.sort(),
+      rewritten,
       ['index.html', 'index.html.br', 'index.html.gz'],
       'only the home page and its .br and .gz are written again',
     );
@@ -253,15 +260,9 @@ record(
 );
 
 record("a page's .gz edited since: that page's three files are written again, and no other", async () => {
-  await build();
-  const before = identities(out);
-  appendFileSync(join(out, 'contact/index.html.gz'), ' ');
-  const result = await build();
-  assert.not.ok(result.upToDate);
-  const after = identities(out);
-  const rewritten = [...after].filter(([path, id]) => before.get(path) !== id).map(([path]) => path);
+  const { rewritten } = await rewrittenAfter(() => appendFileSync(join(out, 'contact/index.html.gz'), ' '));
   assert.equal(
-    rewritten.sort(),
+    rewritten,
     ['contact/index.html', 'contact/index.html.br', 'contact/index.html.gz'],
     "the .gz is told from its page's HTML and .br, which share its place in the record",
   );
