@@ -6,7 +6,7 @@ import { rm } from 'node:fs/promises';
 import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { SiteConfig } from '../core/config.ts';
-import { siblingOf, withSiblings } from './compress.ts';
+import { siblingIndex, siblingOf, withSiblings } from './compress.ts';
 import { hash, toolVersionKey, writeCacheFile } from './page-cache.ts';
 import type { ProjectPaths } from '../core/paths.ts';
 
@@ -326,13 +326,15 @@ export class BuildRecord {
     const at = new Map<string, number>();
     const paths: string[] = [];
     const slotOf = (path: string, add = false): number | undefined => {
-      const file = siblingOf(path);
-      const name = file ?? path;
+      const name = siblingOf(path) ?? path;
       let index = at.get(name);
       if (index === undefined && add) at.set(name, (index = paths.push(name) - 1));
-      return index === undefined ? undefined : 3 * index + (file === undefined ? 0 : path.endsWith('.br') ? 1 : 2);
+      return index === undefined ? undefined : 3 * index + siblingIndex(path);
     };
-    const pathAt = (slot: number) => withSiblings(paths[Math.floor(slot / 3)]!)[slot % 3]!;
+    const pathAt = (slot: number) => {
+      const file = paths[Math.floor(slot / 3)]!;
+      return slot % 3 === 0 ? file : withSiblings(file)[slot % 3]!;
+    };
     const identities: Array<string | undefined> = [];
     for (const [path, identity] of record.output) identities[slotOf(path, true)!] = identity;
     // What each file was made from, and each page's report, stand for the tool that made them: every document key

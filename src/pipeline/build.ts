@@ -5,7 +5,7 @@ import type { SiteConfig } from '../core/config.ts';
 import { normaliseBase } from '../core/base-path.ts';
 import { BuildRecord, type LastOutput, MadeKeys } from './build-record.ts';
 import { assertWithinBudget } from './check.ts';
-import { byteLength, Compressor, shouldPrecompress, siblingOf, withSiblings } from './compress.ts';
+import { byteLength, Compressor, shouldPrecompress, siblingIndex, siblingOf, withSiblings } from './compress.ts';
 import { projectPaths } from '../core/paths.ts';
 import { hash, PageCache } from './page-cache.ts';
 import { PagesOnRequest } from './pages-on-request.ts';
@@ -501,6 +501,7 @@ async function scriptWeight(
 /** The files in one order whatever order they were made in: by path, each file followed by its .br and .gz. */
 function inOutputOrder(files: OutputFiles): OutputFiles {
   const original = (path: string) => siblingOf(path) ?? path;
-  const rank = (path: string) => (path.endsWith('.br') ? 1 : path.endsWith('.gz') ? 2 : 0);
-  return new Map([...files].sort(([a], [b]) => original(a).localeCompare(original(b)) || rank(a) - rank(b)));
+  return new Map(
+    [...files].sort(([a], [b]) => original(a).localeCompare(original(b)) || siblingIndex(a) - siblingIndex(b)),
+  );
 }

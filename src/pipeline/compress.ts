@@ -63,6 +63,11 @@ export function siblingOf(path: string): string | undefined {
   return /\.(br|gz)$/.test(path) ? path.slice(0, -3) : undefined;
 }
 
+/** Where `path` is in withSiblings of its file: 1 for a `.br` sibling, 2 for a `.gz`, 0 for any other path. */
+export function siblingIndex(path: string): 0 | 1 | 2 {
+  return path.endsWith('.br') ? 1 : path.endsWith('.gz') ? 2 : 0;
+}
+
 /** Compressible files (see src/core/http/compressible.ts) over 1 KB get .br and .gz siblings. */
 export function shouldPrecompress(path: string, size: number): boolean {
   return size > 1024 && isCompressible(path);
