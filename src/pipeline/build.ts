@@ -8,6 +8,7 @@ import { assertWithinBudget } from './check.ts';
 import { byteLength, Compressor, shouldPrecompress, siblingIndex, siblingOf, withSiblings } from './compress.ts';
 import { projectPaths } from '../core/paths.ts';
 import { hash, PageCache } from './page-cache.ts';
+import { collectNow, COLLECT_FROM_PAGES } from './heap.ts';
 import { PagesOnRequest } from './pages-on-request.ts';
 import { PageReports } from './page-reports.ts';
 import type { ClientBundle, PageScripts } from './bundle.ts';
@@ -160,17 +161,15 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     markdownTexts: record && ((file) => record.take(file)),
   });
   try {
-    let output: PipelineOutput;
-    let times: BuildResult['times'];
-    let pages: PageReport[];
-    let began: number;
-    try {
+    // The pages are rendered and written here, and only what the record and the result need comes out: the rendered
+    // pages' records (at 100,003 pages, tens of MB) are let go before the record and the cache index are saved.
+    const renderAndWrite = async () => {
       const run = await pipeline.run();
       if (!run.ok) throw run.error;
-      output = run.output;
-      times = { ...run.times };
-      began = performance.now();
-      pages = await writer.finish(output.pages, output.documents);
+      const { output } = run;
+      const times: BuildResult['times'] = { ...run.times };
+      const began = performance.now();
+      const pages = await writer.finish(output.pages, output.documents);
       // Every figure comes from the one compression of each file: the report, the budgets and the .br written agree.
       if (compressor)
         assertWithinBudget(
@@ -179,12 +178,20 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
         );
       await writeOtherFiles(output.files, sink, compressor, reuse);
       times.compress = since(began);
+      return { config: output.config, inputs: output.inputs, times, pages, began };
+    };
+    let made: Awaited<ReturnType<typeof renderAndWrite>>;
+    try {
+      made = await renderAndWrite();
     } catch (error) {
       // No write of a page taken while the build rendered may land after the staging folder is removed.
       await writer.settled();
       if (sink instanceof OutputFolder) await sink.abort();
       throw error;
     }
+    const { config, inputs, times, pages, began } = made;
+    pipeline.releasePages();
+    if (pages.length >= COLLECT_FROM_PAGES) collectNow();
     // Only now, every check passed, does the output folder change: see OutputFolder.
     if (sink instanceof OutputFolder)
       await sink.commit(keys, last?.present).catch(async (error: unknown) => {
@@ -196,19 +203,16 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     // Every file of the new output, in path order: the record's list (as a walk of the folder would find them) and
     // the result's. One list: at 100,003 pages, 300,000 paths.
     const written = sink instanceof OutputFolder ? [...(keys?.files() ?? sink.written)].sort() : undefined;
-    await Promise.all([
-      cache.save(),
-      record?.save({ config: output.config, pages, inputs: output.inputs }, keys, written),
-    ]);
+    await Promise.all([cache.save(), record?.save({ config, pages, inputs }, keys, written)]);
     const files = written
       ? new PagesOnRequest(new Map(), written, (file) => readFileSync(join(options.out, file)))
       : inOutputOrder(memory);
     const compressed = { fresh: compressor?.counts.compressed ?? 0, cached: compressor?.counts.cached ?? 0 };
     return {
-      config: output.config,
+      config,
       pages,
       files,
-      inputs: output.inputs,
+      inputs,
       compressed,
       rendered: cache.counts,
       images: { ...pipeline.imageCounts },
@@ -314,6 +318,8 @@ export class PageWriter implements PageStream {
     this.#throwIfFailed();
     const weights = await Promise.all([...this.#scripts.values()].map((set) => set.weight));
     this.#onProgress?.({ step: 'write', done: pages.length, total: pages.length });
+    // Every page is written: their document keys (the record has them in MadeKeys) are let go before the build's end.
+    this.#keys.length = 0;
     return this.#reports.reports(pages, weights);
   }
 

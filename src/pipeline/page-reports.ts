@@ -13,13 +13,15 @@ export interface ReportedPage {
 /**
  * Each page's figures by its index in the routes, until the build has written them all: an object a page (the report,
  * its `html` and `inlineCss`) held about 290 bytes of heap a page to the build's end, 29 MB at 100,003 pages, at the
- * moment its memory is highest (the last page rendering). Here a page takes 36 bytes. A page's scripts are a set
- * (see PageWriter's #scripts) whose weight is known only at the end, or the weight a kept page's last report gave.
+ * moment its memory is highest (the last page rendering). Here a page takes 24 bytes. A page's scripts are a set (see
+ * PageWriter's #scripts) whose weight is known only at the end, or the weight a kept page's last report gave. The sizes
+ * are whole numbers kept in Int32Arrays: the reports made of them hold them as small integers, where a number read from
+ * a Float64Array was a boxed double of 16 bytes in each report to the build's end (48 bytes a page).
  */
 export class PageReports {
-  #htmlRaw = new Float64Array(1024);
-  #htmlBrotli = new Float64Array(1024);
-  #cssRaw = new Float64Array(1024);
+  #htmlRaw = new Int32Array(1024);
+  #htmlBrotli = new Int32Array(1024);
+  #cssRaw = new Int32Array(1024);
   #ms = new Float64Array(1024);
   /** 0: no report yet; n > 0: script set n - 1; n < 0: the weight at -n - 1 in #weights (a kept page's). */
   #js = new Int32Array(1024);

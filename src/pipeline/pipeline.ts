@@ -471,6 +471,11 @@ export class Pipeline {
     return this.#options.mode === 'dev' && stage === 'bundle' ? ['config'] : NEEDS[stage];
   }
 
+  /** Build: lets go of the rendered pages' records once every page is written (see buildSite). */
+  releasePages(): void {
+    if (this.#options.mode === 'build') this.#rendered = undefined;
+  }
+
   /** Frees esbuild's kept contexts and removes the content modules from the cache folder. */
   async dispose(): Promise<void> {
     await this.#scratch?.dispose();
