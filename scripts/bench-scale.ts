@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util';
 import { chromium, type Page } from 'playwright';
 import { runBuild, type BuildRun } from '../bench/lib/build-times.ts';
 import { currentLoad, describeMachine } from '../bench/lib/machine.ts';
-import { scaleSite } from '../bench/lib/scale-site.ts';
+import { contactPagesSite, scaleSite } from '../bench/lib/scale-site.ts';
 import { median } from '../bench/lib/stats.ts';
 import { writeSection } from '../bench/lib/results-section.ts';
 import { TOOL_ROOT } from '../test/helpers/watch-project.ts';
@@ -348,6 +348,28 @@ for (let i = 0; i < Math.max(3, RUNS); i += 1) {
 const sizes: SizeResult[] = [];
 for (const size of SIZES) sizes.push(await measureSize(size, Boolean(BASELINE)));
 const big = BIG > 0 ? await measureSize(BIG, false) : undefined;
+
+/**
+ * Cold builds of `count` more contact pages (see contactPagesSite): the site's own data a route a page, so what grows
+ * with the pages is the tool's memory. The largest size of the table and BIG.
+ */
+async function toolMemory(count: number): Promise<{ pages: number; cold: Measured[] }> {
+  const project = await contactPagesSite(count);
+  const outputs = await mkdtemp(join(tmpdir(), 'site-gen-scale-contact-'));
+  leftOutputs.push(outputs);
+  try {
+    const runs: Measured[] = [];
+    for (let i = 0; i < RUNS; i += 1) runs.push(await cold(project.root, join(outputs, `dist-${i}`)));
+    console.log(
+      `${count + 3} contact pages: cold ${s(pickMs(runs, 'wallMs'))}, ${Math.max(...runs.map((m) => m.peakMB))} MB`,
+    );
+    return { pages: count + 3, cold: runs };
+  } finally {
+    await project.remove();
+  }
+}
+const toolOnly: Array<{ pages: number; cold: Measured[] }> = [];
+for (const count of [...new Set([WATCH_PAGES, ...(BIG > 0 ? [BIG] : [])])]) toolOnly.push(await toolMemory(count));
 await referenceSite?.remove();
 await rm(join(cacheDir, 'pages'), { recursive: true, force: true });
 await rm(join(cacheDir, 'builds'), { recursive: true, force: true });
@@ -362,6 +384,25 @@ for (const r of [...sizes, ...(big ? [big] : [])]) {
   const baseCold = r.base ? pickMs(r.base.cold, 'wallMs') : 0;
   log(
     `| ${r.pages.toLocaleString('en-US')} | ${s(mineCold)} | ${s(pickMs(r.mine.cold, 'cpuMs'))} | ${Math.max(...r.mine.cold.map((m) => m.peakMB))} MB | ${r.base ? s(baseCold) : 'not run'} | ${r.base ? `${Math.max(...r.base.cold.map((m) => m.peakMB))} MB` : ''} | ${r.base ? ratio(mineCold, baseCold) : ''} | ${s(pickMs(r.mine.unchanged, 'wallMs'))} | ${r.mine.changed.length ? s(pickMs(r.mine.changed, 'wallMs')) : 'not run'} | ${r.mine.changed.length ? `${Math.max(...r.mine.changed.map((m) => m.peakMB))} MB` : ''} | ${r.mine.changed.at(-1)?.written ?? ''} | ${r.base ? s(pickMs(r.base.changed, 'wallMs')) : ''} | ${mb(r.mine.cacheBytes)} | ${mb(r.mine.outBytes)} |`,
+  );
+}
+log('');
+log(
+  "**Memory by the tool alone**: the same cold builds of a copy of this site with N more routes rendering the contact page, each with its own path and title (the shape of site of the issue's first table, where Astro 5.18 peaked at 732 MB for 10,003 pages and 811 MB for 100,003): the site's own data is a route object a page, so what grows with the pages is what site-gen keeps of them.",
+);
+log('');
+log('| pages | cold, wall clock | cold peak RSS |');
+log('|--:|--:|--:|');
+for (const r of toolOnly)
+  log(
+    `| ${r.pages.toLocaleString('en-US')} | ${s(pickMs(r.cold, 'wallMs'))} | ${Math.max(...r.cold.map((m) => m.peakMB))} MB |`,
+  );
+if (toolOnly.length > 1) {
+  const [first, last] = [toolOnly[0]!, toolOnly.at(-1)!];
+  const peak = (r: typeof first) => Math.max(...r.cold.map((m) => m.peakMB));
+  log('');
+  log(
+    `From ${first.pages.toLocaleString('en-US')} to ${last.pages.toLocaleString('en-US')} pages the peak grows ${peak(last) - peak(first)} MB, ${Math.round(((peak(last) - peak(first)) * 1024 * 1024) / (last.pages - first.pages))} bytes a page.`,
   );
 }
 log('');

@@ -79,3 +79,21 @@ export async function scaleSite(count: number): Promise<ProjectCopy> {
   await project.edit('src/site/routes.tsx', (text) => `${text}${ROUTES}`);
   return project;
 }
+
+/** Routes the contact page `count` more times, at /contact-1 and on, each page titled with its number. */
+const contactRoutes = (count: number) => `
+// ${count} more routes: the contact page, each with its own path and title.
+for (let i = 1; i <= ${count}; i += 1)
+  routes.push({ path: \`/contact-\${i}\`, page: ContactPage, head: () => ({ title: \`Contact \${i}\` }) });
+`;
+
+/**
+ * A copy of the project with `count` more routes rendering the contact page: the site's own data is a route object a
+ * page, so the memory a build takes as its pages grow is the tool's (the issue's first table measured site-gen and
+ * Astro on this shape of site).
+ */
+export async function contactPagesSite(count: number): Promise<ProjectCopy> {
+  const project = await copyProject();
+  await project.edit('src/site/routes.tsx', (text) => `${text}${contactRoutes(count)}`);
+  return project;
+}
