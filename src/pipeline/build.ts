@@ -8,7 +8,7 @@ import { assertWithinBudget } from './check.ts';
 import { byteLength, Compressor, shouldPrecompress, siblingIndex, siblingOf, withSiblings } from './compress.ts';
 import { projectPaths } from '../core/paths.ts';
 import { hash, PageCache } from './page-cache.ts';
-import { collectNow, COLLECT_FROM_PAGES } from './heap.ts';
+import { collectLetGo } from './heap.ts';
 import { PagesOnRequest } from './pages-on-request.ts';
 import { PageReports } from './page-reports.ts';
 import type { ClientBundle, PageScripts } from './bundle.ts';
@@ -180,18 +180,14 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       times.compress = since(began);
       return { config: output.config, inputs: output.inputs, times, pages, began };
     };
-    let made: Awaited<ReturnType<typeof renderAndWrite>>;
-    try {
-      made = await renderAndWrite();
-    } catch (error) {
+    const { config, inputs, times, pages, began } = await renderAndWrite().catch(async (error: unknown) => {
       // No write of a page taken while the build rendered may land after the staging folder is removed.
       await writer.settled();
       if (sink instanceof OutputFolder) await sink.abort();
       throw error;
-    }
-    const { config, inputs, times, pages, began } = made;
+    });
     pipeline.releasePages();
-    if (pages.length >= COLLECT_FROM_PAGES) collectNow();
+    collectLetGo(pages.length);
     // Only now, every check passed, does the output folder change: see OutputFolder.
     if (sink instanceof OutputFolder)
       await sink.commit(keys, last?.present).catch(async (error: unknown) => {

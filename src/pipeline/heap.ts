@@ -53,8 +53,17 @@ export function heapGrowthFor(pages: number): boolean {
 }
 
 /**
- * Collects the whole heap at once. For the one point where a build lets go of much at once: the pages' reads, stored
- * once the last page renders (about 100 MB at 100,003 pages). V8 collects them only when the heap next reaches its
+ * Collects the heap (see collectNow) where a build of `pages` pages has just let go of much at once, when it has
+ * COLLECT_FROM_PAGES pages or more: once the last page renders (the pages' reads, stored by then), and once every page
+ * is written (the rendered pages' records, before the build record and the cache index are saved on top of them).
+ */
+export function collectLetGo(pages: number): void {
+  if (pages >= COLLECT_FROM_PAGES) collectNow();
+}
+
+/**
+ * Collects the whole heap at once. For where a build lets go of much at once (see collectLetGo), first of all the
+ * pages' reads, stored once the last page renders (about 100 MB at 100,003 pages). V8 collects them only when the heap next reaches its
  * limit, and the steps after the render (the links check, the bundle, the sitemap, the last documents) allocate on top
  * of them: the top of that build's memory, 677 to 716 MB, was reached there, 15 to 45 MB above the render's end.
  * Collected at once, those steps reuse the memory the reads held (662 MB, the render's own top; 0.5 s). V8's `gc`

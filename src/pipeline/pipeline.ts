@@ -44,7 +44,7 @@ import {
   toolVersionKey,
   PageCache,
 } from './page-cache.ts';
-import { collectNow, COLLECT_FROM_PAGES, heapGrowthFor } from './heap.ts';
+import { collectLetGo, heapGrowthFor } from './heap.ts';
 import { PagesOnRequest } from './pages-on-request.ts';
 import type { KeyLookup } from './build-record.ts';
 import { ReadRecords } from './read-records.ts';
@@ -565,8 +565,8 @@ export class Pipeline {
         }
         this.#rendered = await this.#renderAll();
         // What the render held for itself (the pages' reads, stored by now) is garbage: collected before the steps
-        // after it allocate on top of it (see collectNow).
-        if (this.#rendered.length >= COLLECT_FROM_PAGES) collectNow();
+        // after it allocate on top of it.
+        collectLetGo(this.#rendered.length);
         const islands = islandsKey(this.#rendered);
         if (islands !== this.#islands) this.#dirty.add('bundle');
         this.#islands = islands;
