@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import type { SiteConfig } from '../core/config.ts';
 import { normaliseBase } from '../core/base-path.ts';
 import { BuildRecord, type LastOutput, MadeKeys } from './build-record.ts';
-import { assertWithinBudget } from './check.ts';
+import { assertWithinBudget, type PageWeight } from './check.ts';
 import { byteLength, Compressor, shouldPrecompress, siblingIndex, siblingOf, withSiblings } from './compress.ts';
 import { projectPaths } from '../core/paths.ts';
 import { hash, PageCache } from './page-cache.ts';
 import { collectLetGo } from './heap.ts';
 import { PagesOnRequest } from './pages-on-request.ts';
-import { PageReports } from './page-reports.ts';
+import { PageReports, type ReportList } from './page-reports.ts';
 import type { ClientBundle, PageScripts } from './bundle.ts';
 import type { RenderedPage } from './render.tsx';
 import { isBuildMetadata } from '../core/http/hashed-files.ts';
@@ -171,12 +171,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       const began = performance.now();
       const pages = await writer.finish(output.pages, output.documents);
       // Every figure comes from the one compression of each file: the report, the budgets and the .br written agree.
-      if (compressor)
-        assertWithinBudget(
-          pages.map((p) => ({ path: p.path, htmlBrotli: p.html.brotli, jsBrotli: p.js.brotli })),
-          output.config.build.budgets,
-        );
+      if (compressor) assertWithinBudget(pageWeights(pages), output.config.build.budgets);
       await writeOtherFiles(output.files, sink, compressor, reuse);
+      compressor?.releaseFiles();
       times.compress = since(began);
       return { config: output.config, inputs: output.inputs, times, pages, began };
     };
@@ -197,8 +194,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       });
     times.write = since(began);
     // Every file of the new output, in path order: the record's list (as a walk of the folder would find them) and
-    // the result's. One list: at 100,003 pages, 300,000 paths.
-    const written = sink instanceof OutputFolder ? [...(keys?.files() ?? sink.written)].sort() : undefined;
+    // the result's; from what each file was made from, without a list of the paths (see MadeKeys.inPathOrder).
+    const written = sink instanceof OutputFolder ? (keys?.inPathOrder() ?? sink.written.sort()) : undefined;
     await Promise.all([cache.save(), record?.save({ config, pages, inputs }, keys, written)]);
     const files = written
       ? new PagesOnRequest(new Map(), written, (file) => readFileSync(join(options.out, file)))
@@ -206,7 +203,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     const compressed = { fresh: compressor?.counts.compressed ?? 0, cached: compressor?.counts.cached ?? 0 };
     return {
       config,
-      pages,
+      // Made only now, the record saved: the reports as objects (17 MB at 100,003 pages) are not held while it is.
+      pages: [...pages],
       files,
       inputs,
       compressed,
@@ -223,6 +221,11 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     await pipeline.dispose();
     await cache.dispose();
   }
+}
+
+/** Each page's weight, as the budgets read it, from its report. */
+function* pageWeights(pages: Iterable<PageReport>): Generator<PageWeight> {
+  for (const page of pages) yield { path: page.path, htmlBrotli: page.html.brotli, jsBrotli: page.js.brotli };
 }
 
 /**
@@ -297,7 +300,7 @@ export class PageWriter implements PageStream {
    * Every page with its final document: made, compressed and written unless it was already with the same document key.
    * Returns each page's report, in the routes' order.
    */
-  async finish(pages: readonly RenderedRoute[], documents: Documents): Promise<PageReport[]> {
+  async finish(pages: readonly RenderedRoute[], documents: Documents): Promise<ReportList> {
     // Every page taken while the build rendered is on disk first (the last batch too): none is written twice at once,
     // and the progress below counts each page once.
     this.#dispatch();
@@ -420,7 +423,7 @@ export async function writePages(
   onProgress: BuildOptions['onProgress'],
   reuse?: Reuse,
 ): Promise<PageReport[]> {
-  return new PageWriter(sink, compressor, onProgress, reuse).finish(output.pages, output.documents);
+  return [...(await new PageWriter(sink, compressor, onProgress, reuse).finish(output.pages, output.documents))];
 }
 
 /**

@@ -110,7 +110,7 @@ export interface Budgets {
   js: number;
 }
 
-export function findOverBudget(pages: PageWeight[], budgets: Budgets): string[] {
+export function findOverBudget(pages: Iterable<PageWeight>, budgets: Budgets): string[] {
   const problems: string[] = [];
   for (const page of pages) {
     if (page.htmlBrotli > budgets.html) {
@@ -127,7 +127,7 @@ export function findOverBudget(pages: PageWeight[], budgets: Budgets): string[] 
   return problems;
 }
 
-export function assertWithinBudget(pages: PageWeight[], budgets: Budgets): void {
+export function assertWithinBudget(pages: Iterable<PageWeight>, budgets: Budgets): void {
   const problems = findOverBudget(pages, budgets);
   if (problems.length === 0) return;
   throw new BudgetExceededError(

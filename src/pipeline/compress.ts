@@ -712,6 +712,15 @@ export class Compressor {
     this.#store = options.store;
   }
 
+  /**
+   * Lets go of every file's data and compression held so far (a build's end: its files are written). At 100,003 pages
+   * the sitemap's text, held by the path it was asked for at, was 7 MB of heap while the build record was saved.
+   */
+  releaseFiles(): void {
+    this.#byPath.clear();
+    this.#results.clear();
+  }
+
   /** The key `data`'s compression is kept under: its bytes and the settings of `path`'s kind of file. */
   keyOf(path: string, data: Uint8Array | string): string {
     const settings = compressionSettings(path, byteLength(data));

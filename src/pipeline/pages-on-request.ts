@@ -1,6 +1,9 @@
 // The dev server's output: every file the build makes, its pages rendered when first read rather than all up front.
 import type { OutputFiles } from './write.ts';
 
+/** The pages' output files, as PagesOnRequest asks them. */
+type PageFiles = Pick<ReadonlySet<string>, 'has'> & Iterable<string>;
+
 /**
  * A map of output files whose pages are made when first read (`get`), then kept. `has` and `size` know every page
  * without making it; iterating makes them all (`site-gen watch --out` writes the whole site). `made()` lists what
@@ -8,24 +11,25 @@ import type { OutputFiles } from './write.ts';
  * which asks every route whether it is indexed).
  */
 export class PagesOnRequest extends Map<string, Uint8Array | string> {
-  readonly #pages: ReadonlySet<string>;
+  readonly #pages: PageFiles;
   readonly #make: (file: string) => Uint8Array | string;
   readonly #others: ReadonlyMap<string, () => Uint8Array | string>;
   /** Files still being made (a page's images, encoded after the page is served), until they are set. */
   readonly #later = new Map<string, Promise<void>>();
 
   /**
-   * `files`: everything but the pages; `pages`: the pages' output files; `make`: renders one (and may throw), or, for a
-   * build with nothing changed, reads it from the output folder.
+   * `files`: everything but the pages; `pages`: the pages' output files, taken as they are when they can say whether
+   * they have one (a set, or a build's list of its files: see MadeKeys.inPathOrder), else made a set; `make`: renders
+   * one (and may throw), or, for a build with nothing changed, reads it from the output folder.
    */
   constructor(
     files: OutputFiles,
-    pages: Iterable<string>,
+    pages: Iterable<string> | PageFiles,
     make: (file: string) => Uint8Array | string,
     others: ReadonlyMap<string, () => Uint8Array | string> = new Map(),
   ) {
     super(files);
-    this.#pages = new Set(pages);
+    this.#pages = 'has' in pages ? pages : new Set(pages);
     this.#make = make;
     this.#others = others;
   }

@@ -471,9 +471,17 @@ export class Pipeline {
     return this.#options.mode === 'dev' && stage === 'bundle' ? ['config'] : NEEDS[stage];
   }
 
-  /** Build: lets go of the rendered pages' records once every page is written (see buildSite). */
+  /**
+   * Build: lets go, once every page is written (see buildSite), of what only the making of the pages reads: the
+   * rendered pages' records, the site's routes as planned (with their map by file, and a Markdown site's entries), and
+   * the client bundle's scripts by page. At 100,003 pages the plans, the two maps and the strings only they held were
+   * 15 MB of heap while the build record and the cache index were saved.
+   */
   releasePages(): void {
-    if (this.#options.mode === 'build') this.#rendered = undefined;
+    if (this.#options.mode !== 'build') return;
+    this.#rendered = undefined;
+    this.#site = undefined;
+    this.#client = undefined;
   }
 
   /** Frees esbuild's kept contexts and removes the content modules from the cache folder. */

@@ -1,4 +1,4 @@
-// A build's page reports, held as columns while it writes and made into objects once at the end.
+// A build's page reports, held as columns while it writes and made into objects as the list of them is read.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { PageReport } from '../../src/pipeline/build.ts';
@@ -14,7 +14,10 @@ test('reports come out in the routes order, whatever order pages were written in
   reports.written(1, { raw: 200, brotli: 20, css: 2, ms: 12.345 }, 0);
   const none = { raw: 0, brotli: 0, files: 0 };
   const island = { raw: 4000, brotli: 1700, files: 3 };
-  const made = reports.reports(pages(3), [none, island]);
+  const list = reports.reports(pages(3), [none, island]);
+  assert.is(list.length, 3);
+  const made = [...list];
+  assert.equal([...list], made, 'read again, the same reports');
   assert.equal(made, [
     { path: '/p/0', file: 'p/0/index.html', html: { raw: 100, brotli: 10 }, inlineCss: { raw: 1 }, js: none, ms: 0 },
     { path: '/p/1', file: 'p/1/index.html', html: { raw: 200, brotli: 20 }, inlineCss: { raw: 2 }, js: none, ms: 12.3 },
@@ -46,10 +49,12 @@ test("a kept page has its last report's figures and scripts, with this build's m
   // Written early with one set of scripts, then again with the final bundle's.
   reports.written(2, { raw: 10, brotli: 5, css: 0, ms: 1 }, 0);
   reports.written(2, { raw: 12, brotli: 6, css: 0, ms: 2 }, 1);
-  const made = reports.reports(pages(3), [
-    { raw: 1, brotli: 1, files: 1 },
-    { raw: 2, brotli: 2, files: 1 },
-  ]);
+  const made = [
+    ...reports.reports(pages(3), [
+      { raw: 1, brotli: 1, files: 1 },
+      { raw: 2, brotli: 2, files: 1 },
+    ]),
+  ];
   assert.equal(made[0], { ...last, ms: 0.3 });
   assert.is(made[0]!.js, made[1]!.js, 'equal weights of kept pages are one object');
   assert.equal(made[2]!.html, { raw: 12, brotli: 6 });
@@ -63,7 +68,7 @@ test('holds thousands of pages past its first columns, and a page never reported
   const none = { raw: 0, brotli: 0, files: 0 };
   assert.throws(() => reports.reports(pages(count), [none]), /p\/0\/index\.html has no report; this is a bug/);
   for (let i = count - 2; i >= 0; i -= 2) reports.written(i, { raw: i, brotli: i >> 1, css: 0, ms: 0 }, 0);
-  const made = reports.reports(pages(count), [none]);
+  const made = [...reports.reports(pages(count), [none])];
   assert.is(made.length, count);
   assert.ok(made.every((report, i) => report.html.raw === i && report.html.brotli === i >> 1));
   assert.throws(() => reports.reports(pages(count + 1), [none]), /p\/5000\/index\.html has no report/);

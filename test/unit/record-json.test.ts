@@ -182,4 +182,31 @@ pieces("what a build's files are made from: a page's .br and .gz with its key, t
   assert.ok(JSON.stringify([...keys.made()]).includes('["about/index.html","key-3b"]'));
 });
 
+pieces("a build's files in path order, as a walk of the folder gives them, without a list of them", () => {
+  const keys = new MadeKeys();
+  // Pages set out of order, some without siblings; other files that fall between a page and its siblings.
+  keys.page(2, 'b/index.html', 'k', 'r', true);
+  keys.page(0, 'index.html', 'k', 'r', true);
+  keys.page(1, 'a/index.html', 'k', 'r', false);
+  keys.page(4, 'a-z/index.html', 'k', 'r', true);
+  for (const other of ['sitemap.xml', 'b/index.html.a', 'b/index.html.c', '_headers', 'a/index.htm', 'zz/x.js'])
+    keys.other(other, 'bytes');
+  const sorted = [...keys.files()].sort();
+  const list = keys.inPathOrder();
+  assert.equal([...list], sorted);
+  assert.equal([...list], sorted, 'iterated again, the same');
+  assert.is(list.size, sorted.length);
+  assert.ok(list.has('b/index.html.br') && list.has('_headers'));
+  assert.not.ok(list.has('a/index.html.br'), 'a page written without its siblings');
+
+  // A page's file the start of the next one's: its siblings do not follow it at once ('a.html.br' > 'a.html.b.html').
+  keys.page(5, 'p.html', 'k', 'r', true);
+  keys.page(6, 'p.html.b.html', 'k', 'r', true);
+  keys.page(7, 'p.html.z.html', 'k', 'r', false);
+  const withPrefix = [...keys.files()].sort();
+  assert.ok(withPrefix.indexOf('p.html.b.html') < withPrefix.indexOf('p.html.br'), 'the case is the one meant');
+  assert.equal([...keys.inPathOrder()], withPrefix);
+  assert.is(keys.inPathOrder().size, withPrefix.length);
+});
+
 pieces.run();
