@@ -1,5 +1,6 @@
 // `site-gen build`: renders the site into the output folder, shows its progress, then a summary of what it built.
 import type { Command } from 'commander';
+import { once } from 'node:events';
 import { writeFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { WriteError } from '../core/errors.ts';
@@ -63,7 +64,7 @@ export function addBuildCommand(program: Command): void {
         view?.end();
       }
       if (flags.report) await writeReport(flags.report, result, flags.out);
-      if (flags.json) process.stdout.write(`${JSON.stringify(summaryJson(result, flags.out), null, 2)}\n`);
+      if (flags.json) await writePieces(process.stdout, summaryJsonText(result, flags.out));
       else if (!flags.quiet)
         process.stdout.write(
           summaryText(result, flags.out, { report: flags.report, precompressed: flags.precompress }),
@@ -72,9 +73,7 @@ export function addBuildCommand(program: Command): void {
 }
 
 async function writeReport(file: string, result: BuildResult, out: string): Promise<void> {
-  const text = file.endsWith('.json')
-    ? `${JSON.stringify(summaryJson(result, out), null, 2)}\n`
-    : summaryTable(result, out);
+  const text = file.endsWith('.json') ? summaryJsonText(result, out) : summaryTable(result, out);
   try {
     await writeFile(file, text);
   } catch (error) {
@@ -98,6 +97,39 @@ export function summaryJson(result: BuildResult, out: string) {
     written: result.written,
     pages: result.pages,
   };
+}
+
+/** Text pieces of about this many characters (see summaryJsonText). */
+const JSON_PIECE = 64 * 1024;
+
+/**
+ * `JSON.stringify(summaryJson(result, out), null, 2)` and a newline, in pieces: the pages' reports a few hundred at a
+ * time rather than as one text. At 100,003 pages that text is 30 MB, and it was made, with the copies that made it,
+ * at the very end of the build: the top of its memory with `--json` (425 MB against 370-380 MB without).
+ */
+export function* summaryJsonText(result: BuildResult, out: string): Generator<string> {
+  const fields = Object.entries(summaryJson(result, out)).filter(([, value]) => value !== undefined);
+  let piece = '{';
+  for (const [at, [key, value]] of fields.entries()) {
+    piece += `\n  ${JSON.stringify(key)}: `;
+    if (Array.isArray(value) && value.length > 0) {
+      piece += '[';
+      for (const [index, item] of value.entries()) {
+        piece += `${index === 0 ? '' : ','}\n    ${JSON.stringify(item, null, 2).replace(/\n/g, '\n    ')}`;
+        if (piece.length < JSON_PIECE) continue;
+        yield piece;
+        piece = '';
+      }
+      piece += '\n  ]';
+    } else piece += JSON.stringify(value, null, 2).replace(/\n/g, '\n  ');
+    if (at < fields.length - 1) piece += ',';
+  }
+  yield `${piece}\n}\n`;
+}
+
+/** Writes `pieces` to `stream` one after another, each once the stream has room for it. */
+async function writePieces(stream: NodeJS.WritableStream, pieces: Iterable<string>): Promise<void> {
+  for (const piece of pieces) if (!stream.write(piece)) await once(stream, 'drain');
 }
 
 const kb = (n: number) => (n / 1024).toFixed(1);

@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { summaryJson, summaryJsonText } from '../../src/cli/build.ts';
 import { describe, progressMode, ProgressView } from '../../src/cli/build-progress.ts';
+import type { BuildResult, PageReport } from '../../src/pipeline/build.ts';
 
 function fakeStream(isTTY: boolean) {
   const writes: string[] = [];
@@ -194,3 +196,39 @@ cli('--report into a folder that does not exist exits 1 naming the flag', async 
 });
 
 cli.run();
+
+const json = suite('--json and --report FILE.json, written in pieces');
+
+/** A build's result as the summary reads it, with `count` pages (one with a path JSON escapes). */
+function resultWith(count: number): BuildResult {
+  const pages: PageReport[] = Array.from({ length: count }, (_, i) => ({
+    path: i === 1 ? '/a "quoted"\\path\n' : `/p/${i}`,
+    file: `p/${i}/index.html`,
+    html: { raw: 1000 + i, brotli: 300 + i },
+    inlineCss: { raw: 12 },
+    js: { raw: 0, brotli: 0, files: 0 },
+    ms: i / 10,
+  }));
+  return {
+    pages,
+    files: new Map([['index.html', '']]),
+    ms: 12,
+    times: { render: 3, compress: undefined },
+    compressed: { fresh: 1, cached: 0 },
+    rendered: { kept: 0, made: count },
+    images: { encoded: 0, kept: 0 },
+    upToDate: false,
+    written: 3,
+  } as unknown as BuildResult;
+}
+
+json('the same text as JSON.stringify with two spaces, a few hundred pages a piece', () => {
+  for (const count of [0, 1, 3, 2000]) {
+    const result = resultWith(count);
+    const pieces = [...summaryJsonText(result, 'dist')];
+    assert.is(pieces.join(''), `${JSON.stringify(summaryJson(result, 'dist'), null, 2)}\n`, `${count} pages`);
+    if (count === 2000) assert.ok(pieces.length > 4, `in pieces, not one text: ${pieces.length}`);
+  }
+});
+
+json.run();
