@@ -99,8 +99,8 @@ export function summaryJson(result: BuildResult, out: string) {
   };
 }
 
-/** Text pieces of about this many characters (see summaryJsonText). */
-const JSON_PIECE = 64 * 1024;
+/** Text pieces of about this many characters (see summaryJsonText and summaryTable). */
+const TEXT_PIECE = 64 * 1024;
 
 /**
  * `JSON.stringify(summaryJson(result, out), null, 2)` and a newline, in pieces: the pages' reports a few hundred at a
@@ -116,7 +116,7 @@ export function* summaryJsonText(result: BuildResult, out: string): Generator<st
       piece += '[';
       for (const [index, item] of value.entries()) {
         piece += `${index === 0 ? '' : ','}\n    ${JSON.stringify(item, null, 2).replace(/\n/g, '\n    ')}`;
-        if (piece.length < JSON_PIECE) continue;
+        if (piece.length < TEXT_PIECE) continue;
         yield piece;
         piece = '';
       }
@@ -140,21 +140,34 @@ function shownOut(out: string): string {
   return rel && !rel.startsWith('..') ? rel : out;
 }
 
-/** The full per-page table (--report FILE): one line per page. */
-export function summaryTable(result: BuildResult, out: string): string {
+/**
+ * The full per-page table (--report FILE): one line per page, in pieces (see TEXT_PIECE), the widths of its columns
+ * found in a first pass over the reports.
+ */
+export function* summaryTable(result: BuildResult, out: string): Generator<string> {
   const head = ['route', 'file', 'HTML KB', 'HTML br', 'inline CSS KB', 'JS KB', 'JS br', 'JS files', 'ms'];
-  const rows = result.pages.map((p) => [
-    p.path,
-    p.file,
-    kb(p.html.raw),
-    kb(p.html.brotli),
-    kb(p.inlineCss.raw),
-    kb(p.js.raw),
-    kb(p.js.brotli),
-    String(p.js.files),
-    (p.ms ?? 0).toFixed(1),
-  ]);
-  return [...table(head, rows), '', totals(result, out), ''].join('\n');
+  function* rows(): Generator<string[]> {
+    for (const p of result.pages)
+      yield [
+        p.path,
+        p.file,
+        kb(p.html.raw),
+        kb(p.html.brotli),
+        kb(p.inlineCss.raw),
+        kb(p.js.raw),
+        kb(p.js.brotli),
+        String(p.js.files),
+        (p.ms ?? 0).toFixed(1),
+      ];
+  }
+  let piece = '';
+  for (const line of tableLines(head, rows)) {
+    piece += `${line}\n`;
+    if (piece.length < TEXT_PIECE) continue;
+    yield piece;
+    piece = '';
+  }
+  yield `${piece}\n${totals(result, out)}\n`;
 }
 
 /** What a person reads after a build: the totals, the heaviest and slowest pages (ten at most), where the rest is. */
@@ -213,7 +226,17 @@ function totals(result: BuildResult, out: string): string {
 
 /** Rows under a head, the first column left-aligned, the others right-aligned. */
 function table(head: string[], rows: string[][]): string[] {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  return [...tableLines(head, () => rows)];
+}
+
+/**
+ * A table's lines: `head`, a rule, then a line for each of `rows()`, which is read twice (the columns' widths, then
+ * the lines): a table of every page is not held whole, and its widths are not a spread of 100,000 numbers (which
+ * throws past about 125,000).
+ */
+function* tableLines(head: string[], rows: () => Iterable<string[]>): Generator<string> {
+  const widths = head.map((h) => h.length);
+  for (const row of rows()) for (const [i, cell] of row.entries()) widths[i] = Math.max(widths[i]!, cell.length);
   const line = (cells: string[]) =>
     cells
       .map((c, i) =>
@@ -221,5 +244,7 @@ function table(head: string[], rows: string[][]): string[] {
       )
       .join('  ')
       .trimEnd();
-  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
+  yield line(head);
+  yield line(widths.map((w) => '-'.repeat(w)));
+  for (const row of rows()) yield line(row);
 }

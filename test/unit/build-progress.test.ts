@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { summaryJson, summaryJsonText } from '../../src/cli/build.ts';
+import { summaryJson, summaryJsonText, summaryTable } from '../../src/cli/build.ts';
 import { describe, progressMode, ProgressView } from '../../src/cli/build-progress.ts';
 import type { BuildResult, PageReport } from '../../src/pipeline/build.ts';
 
@@ -229,6 +229,21 @@ json('the same text as JSON.stringify with two spaces, a few hundred pages a pie
     assert.is(pieces.join(''), `${JSON.stringify(summaryJson(result, 'dist'), null, 2)}\n`, `${count} pages`);
     if (count === 2000) assert.ok(pieces.length > 4, `in pieces, not one text: ${pieces.length}`);
   }
+});
+
+json('the page table of 150,003 pages, in pieces, its columns as wide as their widest cell', () => {
+  const count = 150_003;
+  const result = resultWith(count);
+  result.pages[1]!.path = '/the-longest/route-of-all';
+  const pieces = [...summaryTable(result, 'dist')];
+  assert.ok(pieces.length > 100, `in pieces, not one text: ${pieces.length}`);
+  const lines = pieces.join('').split('\n');
+  assert.is(lines.length, count + 5, 'head, rule, a line a page, a blank line, the totals, the last newline');
+  assert.match(lines[0]!, /^route +file +HTML KB/);
+  const route = lines[1]!.indexOf(' ');
+  assert.is(route, '/the-longest/route-of-all'.length, 'the route column: its widest route');
+  assert.is(lines[2 + count - 1]!.slice(0, route + 2), `/p/${count - 1}`.padEnd(route + 2));
+  assert.match(lines[count + 3]!, /^Built 150,003 pages/);
 });
 
 json.run();
