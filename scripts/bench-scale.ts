@@ -104,6 +104,8 @@ async function again(root: string, out: string, tool = TOOL_ROOT): Promise<Measu
 }
 
 const pickMs = (runs: Measured[], key: 'wallMs' | 'buildMs' | 'cpuMs') => median(runs.map((r) => r[key]));
+/** The highest peak memory of `runs`, MB. */
+const peakOf = (runs: ReadonlyArray<{ peakMB: number }>) => Math.max(...runs.map((r) => r.peakMB));
 
 interface SizeResult {
   pages: number;
@@ -360,9 +362,7 @@ async function toolMemory(count: number): Promise<{ pages: number; cold: Measure
   try {
     const runs: Measured[] = [];
     for (let i = 0; i < RUNS; i += 1) runs.push(await cold(project.root, join(outputs, `dist-${i}`)));
-    console.log(
-      `${count + 3} contact pages: cold ${s(pickMs(runs, 'wallMs'))}, ${Math.max(...runs.map((m) => m.peakMB))} MB`,
-    );
+    console.log(`${count + 3} contact pages: cold ${s(pickMs(runs, 'wallMs'))}, ${peakOf(runs)} MB`);
     return { pages: count + 3, cold: runs };
   } finally {
     await project.remove();
@@ -383,7 +383,7 @@ for (const r of [...sizes, ...(big ? [big] : [])]) {
   const mineCold = pickMs(r.mine.cold, 'wallMs');
   const baseCold = r.base ? pickMs(r.base.cold, 'wallMs') : 0;
   log(
-    `| ${r.pages.toLocaleString('en-US')} | ${s(mineCold)} | ${s(pickMs(r.mine.cold, 'cpuMs'))} | ${Math.max(...r.mine.cold.map((m) => m.peakMB))} MB | ${r.base ? s(baseCold) : 'not run'} | ${r.base ? `${Math.max(...r.base.cold.map((m) => m.peakMB))} MB` : ''} | ${r.base ? ratio(mineCold, baseCold) : ''} | ${s(pickMs(r.mine.unchanged, 'wallMs'))} | ${r.mine.changed.length ? s(pickMs(r.mine.changed, 'wallMs')) : 'not run'} | ${r.mine.changed.length ? `${Math.max(...r.mine.changed.map((m) => m.peakMB))} MB` : ''} | ${r.mine.changed.at(-1)?.written ?? ''} | ${r.base ? s(pickMs(r.base.changed, 'wallMs')) : ''} | ${mb(r.mine.cacheBytes)} | ${mb(r.mine.outBytes)} |`,
+    `| ${r.pages.toLocaleString('en-US')} | ${s(mineCold)} | ${s(pickMs(r.mine.cold, 'cpuMs'))} | ${peakOf(r.mine.cold)} MB | ${r.base ? s(baseCold) : 'not run'} | ${r.base ? `${peakOf(r.base.cold)} MB` : ''} | ${r.base ? ratio(mineCold, baseCold) : ''} | ${s(pickMs(r.mine.unchanged, 'wallMs'))} | ${r.mine.changed.length ? s(pickMs(r.mine.changed, 'wallMs')) : 'not run'} | ${r.mine.changed.length ? `${peakOf(r.mine.changed)} MB` : ''} | ${r.mine.changed.at(-1)?.written ?? ''} | ${r.base ? s(pickMs(r.base.changed, 'wallMs')) : ''} | ${mb(r.mine.cacheBytes)} | ${mb(r.mine.outBytes)} |`,
   );
 }
 log('');
@@ -394,20 +394,18 @@ log('');
 log('| pages | cold, wall clock | cold peak RSS |');
 log('|--:|--:|--:|');
 for (const r of toolOnly)
-  log(
-    `| ${r.pages.toLocaleString('en-US')} | ${s(pickMs(r.cold, 'wallMs'))} | ${Math.max(...r.cold.map((m) => m.peakMB))} MB |`,
-  );
+  log(`| ${r.pages.toLocaleString('en-US')} | ${s(pickMs(r.cold, 'wallMs'))} | ${peakOf(r.cold)} MB |`);
 if (toolOnly.length > 1) {
   const [first, last] = [toolOnly[0]!, toolOnly.at(-1)!];
-  const peak = (r: typeof first) => Math.max(...r.cold.map((m) => m.peakMB));
+  const grown = peakOf(last.cold) - peakOf(first.cold);
   log('');
   log(
-    `From ${first.pages.toLocaleString('en-US')} to ${last.pages.toLocaleString('en-US')} pages the peak grows ${peak(last) - peak(first)} MB, ${Math.round(((peak(last) - peak(first)) * 1024 * 1024) / (last.pages - first.pages))} bytes a page.`,
+    `From ${first.pages.toLocaleString('en-US')} to ${last.pages.toLocaleString('en-US')} pages the peak grows ${grown} MB, ${Math.round((grown * 1024 * 1024) / (last.pages - first.pages))} bytes a page.`,
   );
 }
 log('');
 log(
-  `This 3-page site, cold: ${s(median(own.map((r) => r.wallMs)))} wall clock, ${s(median(own.map((r) => r.buildMs)))} build itself, peak ${Math.max(...own.map((r) => r.peakMB))} MB${ownBase.length ? `; baseline ${s(median(ownBase.map((r) => r.wallMs)))}, ${Math.max(...ownBase.map((r) => r.peakMB))} MB (ratio ${ratio(median(own.map((r) => r.wallMs)), median(ownBase.map((r) => r.wallMs)))})` : ''}.`,
+  `This 3-page site, cold: ${s(median(own.map((r) => r.wallMs)))} wall clock, ${s(median(own.map((r) => r.buildMs)))} build itself, peak ${peakOf(own)} MB${ownBase.length ? `; baseline ${s(median(ownBase.map((r) => r.wallMs)))}, ${peakOf(ownBase)} MB (ratio ${ratio(median(own.map((r) => r.wallMs)), median(ownBase.map((r) => r.wallMs)))})` : ''}.`,
 );
 log(`Machine at the end of the builds: ${await load()}.`);
 
@@ -451,9 +449,9 @@ log('');
 log('| goal | measured | bound | |');
 log('|:--|--:|--:|:--|');
 log(goal('10,000 pages cold (wall clock)', tenK && pickMs(tenK.mine.cold, 'wallMs'), 15_000 * tenKScale, 's'));
-log(goal('10,000 pages cold, peak RSS', tenK && Math.max(...tenK.mine.cold.map((m) => m.peakMB)), 700, 'MB'));
+log(goal('10,000 pages cold, peak RSS', tenK && peakOf(tenK.mine.cold), 700, 'MB'));
 log(goal('100,000 pages cold (wall clock)', big && pickMs(big.mine.cold, 'wallMs'), 150_000 * bigScale, 's'));
-log(goal('100,000 pages cold, peak RSS', big && Math.max(...big.mine.cold.map((m) => m.peakMB)), 700, 'MB'));
+log(goal('100,000 pages cold, peak RSS', big && peakOf(big.mine.cold), 700, 'MB'));
 log(goal('10,000 pages, nothing changed', tenK && pickMs(tenK.mine.unchanged, 'wallMs'), 3000 * tenKScale, 's'));
 log(goal('10,000 pages, one page changed', tenK && pickMs(tenK.mine.changed, 'wallMs'), 3000 * tenKScale, 's'));
 log(

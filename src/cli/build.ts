@@ -99,8 +99,20 @@ export function summaryJson(result: BuildResult, out: string) {
   };
 }
 
-/** Text pieces of about this many characters (see summaryJsonText and summaryTable). */
+/** Text pieces of about this many characters (see inPieces). */
 const TEXT_PIECE = 64 * 1024;
+
+/** `texts` in order, joined into pieces of about TEXT_PIECE characters: a long report is never one text. */
+function* inPieces(texts: Iterable<string>): Generator<string> {
+  let piece = '';
+  for (const text of texts) {
+    piece += text;
+    if (piece.length < TEXT_PIECE) continue;
+    yield piece;
+    piece = '';
+  }
+  if (piece) yield piece;
+}
 
 /**
  * `JSON.stringify(summaryJson(result, out), null, 2)` and a newline, in pieces: the pages' reports a few hundred at a
@@ -108,23 +120,24 @@ const TEXT_PIECE = 64 * 1024;
  * at the very end of the build: the top of its memory with `--json` (442 MB, against 366 MB since).
  */
 export function* summaryJsonText(result: BuildResult, out: string): Generator<string> {
-  const fields = Object.entries(summaryJson(result, out)).filter(([, value]) => value !== undefined);
-  let piece = '{';
-  for (const [at, [key, value]] of fields.entries()) {
-    piece += `\n  ${JSON.stringify(key)}: `;
-    if (Array.isArray(value) && value.length > 0) {
-      piece += '[';
-      for (const [index, item] of value.entries()) {
-        piece += `${index === 0 ? '' : ','}\n    ${JSON.stringify(item, null, 2).replace(/\n/g, '\n    ')}`;
-        if (piece.length < TEXT_PIECE) continue;
-        yield piece;
-        piece = '';
-      }
-      piece += '\n  ]';
-    } else piece += JSON.stringify(value, null, 2).replace(/\n/g, '\n  ');
-    if (at < fields.length - 1) piece += ',';
+  yield* inPieces(prettyJson(summaryJson(result, out)));
+}
+
+/** `JSON.stringify(value, null, 2)` and a newline, for an object: a field at a time, an array's items one by one. */
+function* prettyJson(value: object): Generator<string> {
+  const fields = Object.entries(value).filter(([, field]) => field !== undefined);
+  yield '{';
+  for (const [at, [key, field]] of fields.entries()) {
+    yield `\n  ${JSON.stringify(key)}: `;
+    if (Array.isArray(field) && field.length > 0) {
+      yield '[';
+      for (const [index, item] of field.entries())
+        yield `${index === 0 ? '' : ','}\n    ${JSON.stringify(item, null, 2).replace(/\n/g, '\n    ')}`;
+      yield '\n  ]';
+    } else yield JSON.stringify(field, null, 2).replace(/\n/g, '\n  ');
+    if (at < fields.length - 1) yield ',';
   }
-  yield `${piece}\n}\n`;
+  yield '\n}\n';
 }
 
 /** Writes `pieces` to `stream` one after another, each once the stream has room for it. */
@@ -141,7 +154,7 @@ function shownOut(out: string): string {
 }
 
 /**
- * The full per-page table (--report FILE): one line per page, in pieces (see TEXT_PIECE), the widths of its columns
+ * The full per-page table (--report FILE): one line per page, in pieces (see inPieces), the widths of its columns
  * found in a first pass over the reports.
  */
 export function* summaryTable(result: BuildResult, out: string): Generator<string> {
@@ -160,14 +173,11 @@ export function* summaryTable(result: BuildResult, out: string): Generator<strin
         (p.ms ?? 0).toFixed(1),
       ];
   }
-  let piece = '';
-  for (const line of tableLines(head, rows)) {
-    piece += `${line}\n`;
-    if (piece.length < TEXT_PIECE) continue;
-    yield piece;
-    piece = '';
+  function* text(): Generator<string> {
+    for (const line of tableLines(head, rows)) yield `${line}\n`;
+    yield `\n${totals(result, out)}\n`;
   }
-  yield `${piece}\n${totals(result, out)}\n`;
+  yield* inPieces(text());
 }
 
 /** What a person reads after a build: the totals, the heaviest and slowest pages (ten at most), where the rest is. */

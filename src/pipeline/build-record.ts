@@ -134,11 +134,11 @@ export class MadeKeys {
         return { size, has, [Symbol.iterator]: () => sorted.values() };
       }
     const others = [...this.#others.keys()].sort();
-    const self = this;
+    const siblings = this.#siblings;
     function* merged(): Generator<string> {
       let other = 0;
       for (const index of pages) {
-        for (const path of self.#siblings[index] ? withSiblings(file(index)) : [file(index)]) {
+        for (const path of siblings[index] ? withSiblings(file(index)) : [file(index)]) {
           while (other < others.length && others[other]! < path) yield others[other++]!;
           yield path;
         }

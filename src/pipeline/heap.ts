@@ -63,12 +63,12 @@ export function collectLetGo(pages: number): void {
 
 /**
  * Collects the whole heap at once. For where a build lets go of much at once (see collectLetGo), first of all the
- * pages' reads, stored once the last page renders (about 100 MB at 100,003 pages). V8 collects them only when the heap next reaches its
- * limit, and the steps after the render (the links check, the bundle, the sitemap, the last documents) allocate on top
- * of them: the top of that build's memory, 677 to 716 MB, was reached there, 15 to 45 MB above the render's end.
- * Collected at once, those steps reuse the memory the reads held (662 MB, the render's own top; 0.5 s). V8's `gc`
- * function is given to contexts made while its flag is set: the flag is set only while one context is made to take
- * it, so no other code sees a `gc` it did not ask for.
+ * pages' reads, stored once the last page renders (about 100 MB at 100,003 pages). V8 collects them only when the heap
+ * next reaches its limit, and the steps after the render (the links check, the bundle, the sitemap, the last
+ * documents) allocate on top of them: the top of that build's memory, 677 to 716 MB, was reached there, 15 to 45 MB
+ * above the render's end. Collected at once, those steps reuse the memory the reads held (662 MB, the render's own top;
+ * 0.5 s). V8's `gc` function is given to contexts made while its flag is set: the flag is set only while one context
+ * is made to take it, so no other code sees a `gc` it did not ask for.
  */
 export function collectNow(): void {
   const exposed = (globalThis as { gc?: () => void }).gc;

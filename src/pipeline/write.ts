@@ -336,8 +336,13 @@ export class OutputFolder implements OutputSink {
     if (this.#inPlace) {
       if (!files)
         throw new Error('site-gen: an output folder updated in place needs its list of files; this is a bug.');
-      return this.#commitInPlace(files, present);
-    }
+      await this.#commitInPlace(files, present);
+    } else await this.#commitBySwap();
+    this.#writtenAt.clear();
+  }
+
+  /** The staging folder takes the output folder's name; the old output is removed once it has. */
+  async #commitBySwap(): Promise<void> {
     try {
       await this.flush();
       if (existsSync(this.#out)) await rename(this.#out, this.#previous);
@@ -347,7 +352,6 @@ export class OutputFolder implements OutputSink {
       if (existsSync(this.#previous) && !existsSync(this.#out)) await rename(this.#previous, this.#out);
       throw this.#failed(error);
     }
-    this.#writtenAt.clear();
     await removeTree(this.#previous);
   }
 
@@ -373,7 +377,6 @@ export class OutputFolder implements OutputSink {
     } finally {
       await removeTree(this.#staging);
     }
-    this.#writtenAt.clear();
   }
 
   /** Removes what was written; the previous output stays. */
