@@ -6,6 +6,7 @@ import { rm } from 'node:fs/promises';
 import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { SiteConfig } from '../core/config.ts';
+import { DigestColumn, grown } from '../core/columns.ts';
 import { siblingIndex, siblingOf, withSiblings } from './compress.ts';
 import { hash, toolVersionKey, writeCacheFile } from './page-cache.ts';
 import type { ProjectPaths } from '../core/paths.ts';
@@ -65,9 +66,11 @@ export interface FileList extends Iterable<string> {
  */
 export class MadeKeys {
   readonly #files: string[] = [];
-  readonly #keys: string[] = [];
-  readonly #renders: string[] = [];
-  readonly #siblings: boolean[] = [];
+  /** Each page's document key and render hash, by its index: digests (see DigestColumn), 16 bytes each. */
+  readonly #keys = new DigestColumn();
+  readonly #renders = new DigestColumn();
+  /** 1 where a page has a .br and a .gz. */
+  #siblings = new Uint8Array(1024);
   readonly #others = new Map<string, string>();
   /** Each file's page, by the file, made when first asked (see has). */
   #byFile: Map<string, number> | undefined;
@@ -75,9 +78,11 @@ export class MadeKeys {
   /** The page at `index` is written or kept as `file` (with its .br and .gz when `siblings`), from `key`. */
   page(index: number, file: string, key: string, render: string, siblings: boolean): void {
     this.#files[index] = file;
-    this.#keys[index] = key;
-    this.#renders[index] = render;
-    this.#siblings[index] = siblings;
+    this.#keys.set(index, key);
+    this.#renders.set(index, render);
+    if (index >= this.#siblings.length)
+      this.#siblings = grown(this.#siblings, Math.max(index + 1, 2 * this.#siblings.length));
+    this.#siblings[index] = siblings ? 1 : 0;
     this.#byFile = undefined;
   }
 
@@ -95,7 +100,7 @@ export class MadeKeys {
     }
     const original = siblingOf(path);
     const index = this.#byFile.get(original ?? path);
-    return index !== undefined && (original === undefined || this.#siblings[index]!);
+    return index !== undefined && (original === undefined || this.#siblings[index] === 1);
   }
 
   /** Every file with what it is made from: each page's, then the others. */
@@ -103,7 +108,7 @@ export class MadeKeys {
     for (let index = 0; index < this.#files.length; index += 1) {
       const file = this.#files[index];
       if (file === undefined) continue;
-      const key = this.#keys[index]!;
+      const key = this.#keys.get(index)!;
       for (const path of this.#siblings[index] ? withSiblings(file) : [file]) yield [path, key];
     }
     yield* this.#others;
@@ -151,7 +156,7 @@ export class MadeKeys {
   /** Each page's render hash, by its output file. */
   *renders(): Generator<[file: string, render: string]> {
     for (let index = 0; index < this.#files.length; index += 1)
-      if (this.#files[index] !== undefined) yield [this.#files[index]!, this.#renders[index]!];
+      if (this.#files[index] !== undefined) yield [this.#files[index]!, this.#renders.get(index)!];
   }
 }
 

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SiteConfig } from '../core/config.ts';
+import { DigestColumn } from '../core/columns.ts';
 import { normaliseBase } from '../core/base-path.ts';
 import { BuildRecord, type LastOutput, MadeKeys } from './build-record.ts';
 import { assertWithinBudget, type PageWeight } from './check.ts';
@@ -11,6 +12,7 @@ import { hash, PageCache } from './page-cache.ts';
 import { collectLetGo } from './heap.ts';
 import { PagesOnRequest } from './pages-on-request.ts';
 import { PageReports, type ReportList } from './page-reports.ts';
+import type { RenderedPages } from './rendered-pages.ts';
 import type { ClientBundle, PageScripts } from './bundle.ts';
 import type { RenderedPage } from './render.tsx';
 import { isBuildMetadata } from '../core/http/hashed-files.ts';
@@ -261,7 +263,7 @@ export class PageWriter implements PageStream {
   /** Each page's figures, by its index in the routes (made into reports by `finish`). */
   readonly #reports = new PageReports();
   /** The document key each page was written or kept with, by its index. */
-  readonly #keys: string[] = [];
+  #keys = new DigestColumn();
   /**
    * Each set of scripts, by its entry and files: its number and what it weighs, which `finish` gives the reports of the
    * pages written with it. A batch does not wait for it: the scripts' brotli (quality 11, the first time a set is
@@ -300,16 +302,18 @@ export class PageWriter implements PageStream {
    * Every page with its final document: made, compressed and written unless it was already with the same document key.
    * Returns each page's report, in the routes' order.
    */
-  async finish(pages: readonly RenderedRoute[], documents: Documents): Promise<ReportList> {
+  async finish(pages: RenderedPages, documents: Documents): Promise<ReportList> {
     // Every page taken while the build rendered is on disk first (the last batch too): none is written twice at once,
     // and the progress below counts each page once.
     this.#dispatch();
     await this.settled();
     this.#throwIfFailed();
-    const left = pages.flatMap((page, index) => (this.#keys[index] === documents.key(page) ? [] : [index]));
+    const left: number[] = [];
+    for (let index = 0; index < pages.length; index += 1)
+      if (this.#keys.get(index) !== documents.key(pages.at(index))) left.push(index);
     this.#progress = { done: pages.length - left.length, total: pages.length };
     for (const index of left) {
-      const waiting = this.page(pages[index]!, index, documents);
+      const waiting = this.page(pages.at(index), index, documents);
       if (waiting) await waiting;
     }
     this.#dispatch();
@@ -318,7 +322,7 @@ export class PageWriter implements PageStream {
     const weights = await Promise.all([...this.#scripts.values()].map((set) => set.weight));
     this.#onProgress?.({ step: 'write', done: pages.length, total: pages.length });
     // Every page is written: their document keys (the record has them in MadeKeys) are let go before the build's end.
-    this.#keys.length = 0;
+    this.#keys = new DigestColumn();
     return this.#reports.reports(pages, weights);
   }
 
@@ -342,7 +346,7 @@ export class PageWriter implements PageStream {
   #add(page: RenderedRoute, index: number, documents: Documents, render?: RenderedPage): void {
     const reuse = this.#reuse;
     const key = documents.key(page);
-    this.#keys[index] = key;
+    this.#keys.set(index, key);
     const kept = reuse && keptAsIs(reuse, page.file, key);
     const report = kept && reuse.last!.pages.get(page.file);
     if (report) {

@@ -40,7 +40,7 @@ export function linkTargets<T extends LinkTarget>(pages: Iterable<T>): Map<strin
  * may lead to, when they are more than `pages` (the dev server checks the page it serves against every route).
  */
 export function findBrokenLinks(
-  pages: LinkedPage[],
+  pages: Iterable<LinkedPage>,
   files: KnownFiles,
   base = '/',
   targets: LinkTargets = linkTargets(pages),

@@ -57,9 +57,13 @@ export class PageReports {
    * the build record and the cache index were saved); a page not reported throws (a bug: every page is written or kept
    * before the end).
    */
-  reports(pages: readonly ReportedPage[], setWeights: readonly Js[]): ReportList {
-    const paths = pages.map((page) => page.path);
-    const files = pages.map((page) => page.file);
+  reports(pages: Iterable<ReportedPage>, setWeights: readonly Js[]): ReportList {
+    const paths: string[] = [];
+    const files: string[] = [];
+    for (const { path, file } of pages) {
+      paths.push(path);
+      files.push(file);
+    }
     const missing = files.findIndex((_, index) => (this.#js[index] ?? 0) === 0);
     if (missing !== -1) throw new Error(`site-gen: ${files[missing]} has no report; this is a bug.`);
     const report = (index: number): PageReport => {

@@ -28,6 +28,7 @@ import { checkTemplate } from './document.ts';
 import { EsbuildCache } from './esbuild-cache.ts';
 import { findModule, type ProjectPaths } from '../core/paths.ts';
 import type { ImageJob } from '../images/plan.ts';
+import { RenderedPages } from './rendered-pages.ts';
 import { linkReader, type PropsMemo, renderPage, type IslandUse, type RenderedPage } from './render.tsx';
 import { matchedAttributes, pageShape, shapeReader } from './critical/shape.ts';
 import { scanHtml } from './html-scan.ts';
@@ -195,7 +196,7 @@ export interface RenderedRoute extends PlannedRoute {
 }
 
 /** A page's shape and the attribute set (see matchedAttributes) it was read with. */
-interface PageShape {
+export interface PageShape {
   of: ReadonlySet<string>;
   hash: string;
 }
@@ -215,7 +216,7 @@ export interface PipelineOutput {
    */
   files: OutputFiles;
   /** Each page, in the routes' order (build only: dev renders them on request). */
-  pages: RenderedRoute[];
+  pages: RenderedPages;
   /** Build: the pages' documents, made with the final client bundle. */
   documents: Documents;
   /** Build: what a page rendered to (read back from the page cache). */
@@ -293,7 +294,7 @@ export class Pipeline {
   /** The stylesheet's output path (named by its content). */
   #cssFile: string | undefined;
   #site: SiteState | undefined;
-  #rendered: RenderedRoute[] | undefined;
+  #rendered: RenderedPages | undefined;
   /** Dev: the pages rendered so far, by output file, until `render` reruns. */
   readonly #onRequest = new Map<string, RenderedPage>();
   /** Dev: pages whose critical CSS was derived since the last run began. */
@@ -427,14 +428,9 @@ export class Pipeline {
     // Images are encoded (or read back) while critical CSS's code loads: a build needs the files of every page.
     const images = ready.then((stages) =>
       this.#options.mode === 'build' && stages.every(Boolean)
-        ? this.#images
-            .files(
-              this.#rendered!.flatMap((page) => page.images),
-              this.#options.onImages,
-            )
-            .catch((error: unknown) => {
-              throw withPagesShowing(error, this.#rendered!);
-            })
+        ? this.#images.files(imagesOf(this.#rendered!), this.#options.onImages).catch((error: unknown) => {
+            throw withPagesShowing(error, this.#rendered!);
+          })
         : new Map<string, Uint8Array>(),
     );
     images.catch(() => undefined);
@@ -644,7 +640,7 @@ export class Pipeline {
    * one renders. The bundle stage takes that bundle when no later page used another set of islands; the stream makes
    * again, at the end, any page whose document the final bundle changes (see PageWriter in build.ts).
    */
-  async #renderAll(): Promise<RenderedRoute[]> {
+  async #renderAll(): Promise<RenderedPages> {
     const { base, onProgress, stream } = this.#options;
     const cache = this.#options.cache!;
     const site = this.#site!;
@@ -661,15 +657,8 @@ export class Pipeline {
       imageFingerprints(this.paths.root, [dirname(this.paths.routes), this.paths.content]),
     );
     const siteKey = siteRenderKey(site.code, this.#config, base);
-    const shared = new Map<string, never[]>();
-    const share = <T>(values: T[]): T[] => {
-      const id = JSON.stringify(values);
-      let kept = shared.get(id) as T[] | undefined;
-      if (!kept) shared.set(id, (kept = values) as never[]);
-      return kept;
-    };
     const routes = site.routes;
-    const rendered: RenderedRoute[] = [];
+    const rendered = new RenderedPages(routes);
     const lastRenders = this.#options.lastRenders;
     const early = stream && this.#earlyDocuments(rendered);
     let yielded = performance.now();
@@ -728,25 +717,22 @@ export class Pipeline {
         else if (lastRenders?.get(plan.file) !== pageHash) cache.setRender(key, page);
         if (cache.keeps) cache.counts.made += 1;
       }
-      // Every property named, in one order, `shape` included: one object layout for every page. Spread from the plan,
-      // each took properties beyond its in-object ones, and a layout of its own more often than not (10,003 pages:
-      // 1.8 MB of layouts).
-      const route: RenderedRoute = {
+      // Every property named, in one order, `shape` included: one object layout for every page (see RenderedPages.at).
+      const route = rendered.push({
         route: plan.route,
         path: plan.path,
         file: plan.file,
         entry: plan.entry,
         key,
         hash: pageHash,
-        islands: share(page.islands),
-        links: share(page.links),
-        ids: share(page.ids),
-        images: share(page.images),
+        islands: page.islands,
+        links: page.links,
+        ids: page.ids,
+        images: page.images,
         noindex: !!page.head.noindex,
         ms: performance.now() - began,
         shape,
-      };
-      rendered.push(route);
+      });
       const waiting = early?.(route, index, page);
       if (waiting) await waiting;
       if (performance.now() - yielded > YIELD_EVERY_MS) {
@@ -773,7 +759,7 @@ export class Pipeline {
    * each page whose islands that bundle has goes to the stream.
    */
   #earlyDocuments(
-    rendered: readonly RenderedRoute[],
+    rendered: RenderedPages,
   ): (route: RenderedRoute, index: number, page: RenderedPage) => Promise<void> | undefined {
     const stream = this.#options.stream!;
     const total = this.#site!.routes.length;
@@ -1043,17 +1029,20 @@ export class Pipeline {
     const rendered = this.#rendered;
     const dev = this.#options.mode === 'dev';
     // The dev server makes the sitemap on request: it asks every route's head whether the page is indexed.
-    const indexed = rendered?.filter((page) => !page.noindex).map(({ path }) => path);
+    const indexed = rendered?.indexedPaths();
     const files = this.#otherFiles(indexed, images);
     const documents = this.#documents(client, (page) =>
       page.islands.length > 0 ? client.pages.get(dev ? 'dev' : page.entry) : undefined,
     );
     const known = { has: (file: string) => files.has(file) || site.byFile.has(file) };
-    if (rendered) assertNoBrokenLinks(markdownSources(findBrokenLinks(rendered, known, base), site.content));
+    if (rendered)
+      assertNoBrokenLinks(
+        markdownSources(findBrokenLinks(rendered, known, base, rendered.linkTargets()), site.content),
+      );
     const output: PipelineOutput = {
       config,
       files,
-      pages: rendered ?? [],
+      pages: rendered ?? new RenderedPages([]),
       documents,
       render: (page) => (dev ? this.#renderOnRequest(page) : this.#renderOf(page)),
       client,
@@ -1214,21 +1203,27 @@ export async function readTemplate(paths: ProjectPaths): Promise<string> {
  * The pages' script entries and the islands each uses, as a hash: the same hash, the same bundle. Not as one JSON text
  * (at 100,003 pages, 33 MB held from the render to the end of the build).
  */
-function islandsKey(rendered: readonly RenderedRoute[]): string {
+function islandsKey(rendered: RenderedPages): string {
   const hashed = digest();
   for (const { entry, islands } of rendered) hashed.update(JSON.stringify([entry, islands])).update(',');
   return shortHex(hashed);
+}
+
+/** The image files every page shows, a page's after another's (as #images.files takes them). */
+function imagesOf(rendered: RenderedPages): ImageJob[] {
+  const jobs: ImageJob[] = [];
+  for (const page of rendered) for (const job of page.images) jobs.push(job);
+  return jobs;
 }
 
 /**
  * An image that failed as it was encoded (after the pages rendered), with the pages that show it named: the file is
  * what to replace, the page where to look. Any other error as it is.
  */
-function withPagesShowing(error: unknown, rendered: readonly RenderedRoute[]): unknown {
+function withPagesShowing(error: unknown, rendered: RenderedPages): unknown {
   if (!(error instanceof ImageEncodingError)) return error;
-  const pages = rendered
-    .filter((page) => page.images.some((job) => job.source === error.source))
-    .map((page) => page.path);
+  const pages: string[] = [];
+  for (const page of rendered) if (page.images.some((job) => job.source === error.source)) pages.push(page.path);
   if (pages.length === 0) return error;
   const more = pages.length > 1 ? ` and ${pages.length - 1} more page${pages.length > 2 ? 's' : ''}` : '';
   return new ContentError(`${error.message} It is shown on ${pages[0]}${more}.`, { cause: error.cause });

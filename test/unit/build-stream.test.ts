@@ -11,6 +11,8 @@ import { INDEX_ENTRIES_PER_PIECE, PackStore } from '../../src/pipeline/cache-sto
 import { Compressor } from '../../src/pipeline/compress.ts';
 import type { PipelineOutput, RenderedRoute } from '../../src/pipeline/pipeline.ts';
 import { Pipeline } from '../../src/pipeline/pipeline.ts';
+import { RenderedPages } from '../../src/pipeline/rendered-pages.ts';
+import { digestHex } from '../../src/core/digest.ts';
 import { projectPaths } from '../../src/core/paths.ts';
 import { copyFixture } from '../helpers/fixture.ts';
 
@@ -19,23 +21,25 @@ const stream = suite('build: pages stream');
 /** A pipeline's output of `count` pages whose documents count how many exist at once (made, not yet written). */
 function countingOutput(count: number) {
   const state = { made: 0, written: 0, most: 0, firstWrittenAt: -1 };
-  const pages = Array.from(
-    { length: count },
-    (_, i): RenderedRoute => ({
-      route: { path: `/p/${i}`, page: () => null, head: () => ({ title: `${i}` }) },
-      path: `/p/${i}`,
-      file: `p/${i}/index.html`,
-      entry: `p-${i}`,
-      key: `k${i}`,
-      hash: `h${i}`,
+  const plans = Array.from({ length: count }, (_, i) => ({
+    route: { path: `/p/${i}`, page: () => null, head: () => ({ title: `${i}` }) },
+    path: `/p/${i}`,
+    file: `p/${i}/index.html`,
+    entry: `p-${i}`,
+  }));
+  const pages = new RenderedPages(plans);
+  for (const [i, plan] of plans.entries())
+    pages.push({
+      ...plan,
+      key: digestHex(`k${i}`),
+      hash: digestHex(`h${i}`),
       islands: [],
       links: [],
       ids: [],
       images: [],
       noindex: false,
       ms: 0,
-    }),
-  );
+    });
   const client = { files: new Map(), pages: new Map(), inputs: [], captureScript: '' };
   const output = {
     pages,
@@ -43,7 +47,7 @@ function countingOutput(count: number) {
     client,
     documents: {
       client,
-      key: (page: RenderedRoute) => `d${page.hash}`,
+      key: (page: RenderedRoute) => digestHex(`d${page.hash}`),
       scripts: () => undefined,
       make: (page: RenderedRoute) => {
         state.made += 1;
@@ -106,7 +110,7 @@ stream(
         assert.ok(run.output.render(page).html.length > 0, `${page.path}'s render is read back from the store`);
       }
       assert.not.ok(run.output.files.has('index.html'), 'the pages are not in the files: they are made one at a time');
-      assert.match(run.output.documents.make(run.output.pages[0]!).html, /^<!doctype html>/i);
+      assert.match(run.output.documents.make(run.output.pages.at(0)).html, /^<!doctype html>/i);
     } finally {
       await pipeline.dispose();
     }

@@ -6,6 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { BuildRecord, jsonPieces, MadeKeys } from '../../src/pipeline/build-record.ts';
 import { projectPaths } from '../../src/core/paths.ts';
+import { digestHex } from '../../src/core/digest.ts';
 import { writeCacheFile } from '../../src/pipeline/page-cache.ts';
 
 const pieces = suite('record JSON in pieces');
@@ -138,24 +139,27 @@ pieces(
   },
 );
 
+/** A digest standing for `name`: what a page's document key and render hash are (see DigestColumn). */
+const d = (name: string) => digestHex(name);
+
 pieces("what a build's files are made from: a page's .br and .gz with its key, then the other files", () => {
   const keys = new MadeKeys();
   // Out of order, as batches finish: index 1 (a small page, no siblings) before index 0; index 2 never set.
-  keys.page(1, 'small/index.html', 'key-1', 'render-1', false);
-  keys.page(0, 'index.html', 'key-0', 'render-0', true);
-  keys.page(3, 'about/index.html', 'key-3', 'render-3', true);
+  keys.page(1, 'small/index.html', d('key-1'), d('render-1'), false);
+  keys.page(0, 'index.html', d('key-0'), d('render-0'), true);
+  keys.page(3, 'about/index.html', d('key-3'), d('render-3'), true);
   keys.other('sitemap.xml', 'bytes-1');
   keys.other('sitemap.xml.br', 'bytes-1');
   assert.equal(
     [...keys.made()],
     [
-      ['index.html', 'key-0'],
-      ['index.html.br', 'key-0'],
-      ['index.html.gz', 'key-0'],
-      ['small/index.html', 'key-1'],
-      ['about/index.html', 'key-3'],
-      ['about/index.html.br', 'key-3'],
-      ['about/index.html.gz', 'key-3'],
+      ['index.html', d('key-0')],
+      ['index.html.br', d('key-0')],
+      ['index.html.gz', d('key-0')],
+      ['small/index.html', d('key-1')],
+      ['about/index.html', d('key-3')],
+      ['about/index.html.br', d('key-3')],
+      ['about/index.html.gz', d('key-3')],
       ['sitemap.xml', 'bytes-1'],
       ['sitemap.xml.br', 'bytes-1'],
     ],
@@ -168,27 +172,27 @@ pieces("what a build's files are made from: a page's .br and .gz with its key, t
   assert.equal(
     [...keys.renders()],
     [
-      ['index.html', 'render-0'],
-      ['small/index.html', 'render-1'],
-      ['about/index.html', 'render-3'],
+      ['index.html', d('render-0')],
+      ['small/index.html', d('render-1')],
+      ['about/index.html', d('render-3')],
     ],
   );
   for (const path of keys.files()) assert.ok(keys.has(path), `has ${path}`);
   for (const path of ['small/index.html.br', 'small/index.html.gz', 'sitemap.xml.gz', 'other.html', 'index.htm'])
     assert.not.ok(keys.has(path), `not ${path}`);
   // A page set again (its document changed after it was written early) takes its new key, and may lose its siblings.
-  keys.page(3, 'about/index.html', 'key-3b', 'render-3b', false);
+  keys.page(3, 'about/index.html', d('key-3b'), d('render-3b'), false);
   assert.not.ok(keys.has('about/index.html.br'), 'the page set again without siblings');
-  assert.ok(JSON.stringify([...keys.made()]).includes('["about/index.html","key-3b"]'));
+  assert.ok(JSON.stringify([...keys.made()]).includes(`["about/index.html","${d('key-3b')}"]`));
 });
 
 pieces("a build's files in path order, as a walk of the folder gives them, without a list of them", () => {
   const keys = new MadeKeys();
   // Pages set out of order, some without siblings; other files that fall between a page and its siblings.
-  keys.page(2, 'b/index.html', 'k', 'r', true);
-  keys.page(0, 'index.html', 'k', 'r', true);
-  keys.page(1, 'a/index.html', 'k', 'r', false);
-  keys.page(4, 'a-z/index.html', 'k', 'r', true);
+  keys.page(2, 'b/index.html', d('k'), d('r'), true);
+  keys.page(0, 'index.html', d('k'), d('r'), true);
+  keys.page(1, 'a/index.html', d('k'), d('r'), false);
+  keys.page(4, 'a-z/index.html', d('k'), d('r'), true);
   for (const other of ['sitemap.xml', 'b/index.html.a', 'b/index.html.c', '_headers', 'a/index.htm', 'zz/x.js'])
     keys.other(other, 'bytes');
   const sorted = [...keys.files()].sort();
@@ -200,9 +204,9 @@ pieces("a build's files in path order, as a walk of the folder gives them, witho
   assert.not.ok(list.has('a/index.html.br'), 'a page written without its siblings');
 
   // A page's file the start of the next one's: its siblings do not follow it at once ('a.html.br' > 'a.html.b.html').
-  keys.page(5, 'p.html', 'k', 'r', true);
-  keys.page(6, 'p.html.b.html', 'k', 'r', true);
-  keys.page(7, 'p.html.z.html', 'k', 'r', false);
+  keys.page(5, 'p.html', d('k'), d('r'), true);
+  keys.page(6, 'p.html.b.html', d('k'), d('r'), true);
+  keys.page(7, 'p.html.z.html', d('k'), d('r'), false);
   const withPrefix = [...keys.files()].sort();
   assert.ok(withPrefix.indexOf('p.html.b.html') < withPrefix.indexOf('p.html.br'), 'the case is the one meant');
   assert.equal([...keys.inPathOrder()], withPrefix);
