@@ -17,19 +17,19 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-import { type Location, LocationMap } from './cache-locations.ts';
+import { KEY_BYTES, type KeyDigest, keyDigest, type Location, LocationMap } from './cache-locations.ts';
 import { decodeList, encodeList, type ListItem } from './list-codec.ts';
 
 const INDEX = 'index.v8';
 const PACK = /^pack-[\w-]+\.bin$/;
 
 /** How an index file starts (see writeIndex): an index of another form is taken as none (the cache starts over). */
-const INDEX_MAGIC = Buffer.from('site-gen index 2\n');
+const INDEX_MAGIC = Buffer.from('site-gen index 3\n');
 
-/**
- * Index entries serialized together. The index of a 100,003-page build holds 200,000 entries: serialized at once, as an
- * array of arrays made for the purpose, they were ~17 MB outside V8's heap and more inside it, at the end of the build.
- */
+/** Bytes of an entry in the index file: its key's digest, its pack's number, its length and its offset. */
+const INDEX_ENTRY_BYTES = KEY_BYTES + 4 + 4 + 8;
+
+/** Index entries written together: a buffer of this many at a time, however many the index holds. */
 export const INDEX_ENTRIES_PER_PIECE = 10_000;
 
 /** Writes all of `bytes` to `fd`, at `position` when given (else where the file is at), however many calls it takes. */
@@ -45,27 +45,34 @@ function writeWhole(fd: number, bytes: Uint8Array, position?: number): void {
 }
 
 /**
- * Writes `entries` to `file`: INDEX_MAGIC, then pieces of INDEX_ENTRIES_PER_PIECE entries, each its length (4 bytes,
- * little-endian) and its V8 serialization.
+ * Writes `entries` to `file`: INDEX_MAGIC; the names of the packs as JSON, after its length (4 bytes, little-endian);
+ * then each entry in INDEX_ENTRY_BYTES (see readIndex), INDEX_ENTRIES_PER_PIECE at a time. Entries of a fixed size,
+ * in bytes: read as V8 serializations, the 200,000 entries of a 100,003-page build's index made a string and two
+ * arrays of each.
  */
 function writeIndex(file: string, entries: LocationMap): void {
   const fd = openSync(file, 'w');
   try {
-    writeWhole(fd, INDEX_MAGIC);
-    let piece: Array<[string, Location]> = [];
-    const flush = () => {
-      const bytes = serialize(piece);
-      const length = Buffer.alloc(4);
-      length.writeUInt32LE(bytes.byteLength);
-      writeWhole(fd, length);
-      writeWhole(fd, bytes);
-      piece = [];
-    };
-    for (const entry of entries) {
-      piece.push(entry);
-      if (piece.length === INDEX_ENTRIES_PER_PIECE) flush();
+    const packs = [...entries.packs()];
+    const packIds = new Map(packs.map((pack, id) => [pack, id]));
+    const names = Buffer.from(JSON.stringify(packs));
+    const length = Buffer.alloc(4);
+    length.writeUInt32LE(names.byteLength);
+    writeWhole(fd, Buffer.concat([INDEX_MAGIC, length, names]));
+    const piece = Buffer.alloc(INDEX_ENTRIES_PER_PIECE * INDEX_ENTRY_BYTES);
+    let at = 0;
+    for (const [digest, [pack, offset, bytes]] of entries) {
+      piece.set(digest, at);
+      piece.writeUInt32LE(packIds.get(pack)!, at + KEY_BYTES);
+      piece.writeUInt32LE(bytes, at + KEY_BYTES + 4);
+      piece.writeDoubleLE(offset, at + KEY_BYTES + 8);
+      at += INDEX_ENTRY_BYTES;
+      if (at === piece.byteLength) {
+        writeWhole(fd, piece);
+        at = 0;
+      }
     }
-    if (piece.length > 0) flush();
+    if (at > 0) writeWhole(fd, piece.subarray(0, at));
   } finally {
     closeSync(fd);
   }
@@ -74,15 +81,18 @@ function writeIndex(file: string, entries: LocationMap): void {
 /** The entries of an index file (see writeIndex); throws when it is of another form or damaged. */
 function readIndex(bytes: Buffer): LocationMap {
   if (!bytes.subarray(0, INDEX_MAGIC.length).equals(INDEX_MAGIC)) throw new Error('not an index of this form');
+  const namesAt = INDEX_MAGIC.length + 4;
+  const entriesAt = namesAt + bytes.readUInt32LE(INDEX_MAGIC.length);
+  const packs = JSON.parse(bytes.toString('utf8', namesAt, entriesAt)) as unknown;
+  if (!Array.isArray(packs) || !packs.every((pack) => typeof pack === 'string' && PACK.test(pack)))
+    throw new Error('a damaged index');
+  if ((bytes.length - entriesAt) % INDEX_ENTRY_BYTES !== 0) throw new Error('a damaged index');
   const entries = new LocationMap();
-  for (let at = INDEX_MAGIC.length; at < bytes.length; ) {
-    const length = bytes.readUInt32LE(at);
-    at += 4;
-    if (at + length > bytes.length) throw new Error('a damaged index');
-    const piece = deserialize(bytes.subarray(at, at + length)) as unknown;
-    if (!Array.isArray(piece)) throw new Error('a damaged index');
-    for (const [key, location] of piece as Array<[string, Location]>) entries.set(key, location);
-    at += length;
+  for (let at = entriesAt; at < bytes.length; at += INDEX_ENTRY_BYTES) {
+    const pack = packs[bytes.readUInt32LE(at + KEY_BYTES)] as string | undefined;
+    if (pack === undefined) throw new Error('a damaged index');
+    const length = bytes.readUInt32LE(at + KEY_BYTES + 4);
+    entries.set(bytes.subarray(at, at + KEY_BYTES), [pack, bytes.readDoubleLE(at + KEY_BYTES + 8), length]);
   }
   return entries;
 }
@@ -152,7 +162,8 @@ export class PackStore {
 
   /** The entry kept under `key`, if any; reading it keeps it for the next run. */
   get<T>(key: string): T | undefined {
-    const at = this.#next.get(key) ?? this.#previous.get(key);
+    const digest = keyDigest(key);
+    const at = this.#next.get(digest) ?? this.#previous.get(digest);
     if (!at) return undefined;
     const pending = this.#pending.get(key);
     if (pending) return deserialize(pending) as T;
@@ -162,7 +173,7 @@ export class PackStore {
       const fd = this.#fd(pack);
       if (readSync(fd, bytes, 0, length, offset) !== length) return undefined;
       const value = deserialize(bytes) as T;
-      this.#kept(key, at);
+      this.#kept(digest, at);
       return value;
     } catch {
       return undefined;
@@ -176,22 +187,24 @@ export class PackStore {
 
   /** Whether an entry is kept under `key`, without reading it. */
   has(key: string): boolean {
-    return this.#next.has(key) || this.#previous.has(key);
+    const digest = keyDigest(key);
+    return this.#next.has(digest) || this.#previous.has(digest);
   }
 
   /** Keeps the entry under `key` for the next run without reading it, if there is one. */
   keep(key: string): void {
-    if (this.#next.has(key)) return;
-    const at = this.#previous.get(key);
-    if (at) this.#kept(key, at);
+    const digest = keyDigest(key);
+    if (this.#next.has(digest)) return;
+    const at = this.#previous.get(digest);
+    if (at) this.#kept(digest, at);
   }
 
   /**
    * `key`, at `at`, is kept for the next run: moved from the last run's index to this run's, not held in both (a
-   * one-page build at 100,003 pages keeps 200,000 entries, each key a string of some 70 bytes). What is left in the
-   * last run's index at the end is what this run did not use (see save).
+   * one-page build at 100,003 pages keeps 200,000 entries). What is left in the last run's index at the end is what
+   * this run did not use (see save).
    */
-  #kept(key: string, at: Location): void {
+  #kept(key: KeyDigest, at: Location): void {
     if (this.#next.has(key)) return;
     this.#next.set(key, at);
     if (this.#previous !== this.#next) this.#previous.delete(key);
@@ -223,14 +236,15 @@ export class PackStore {
 
   /** The list `setList` kept under `key`; undefined when there is none, or it is damaged or of another form. */
   getList<T extends ListItem>(key: string): T[] | undefined {
-    const at = this.#next.get(key) ?? this.#previous.get(key);
+    const digest = keyDigest(key);
+    const at = this.#next.get(digest) ?? this.#previous.get(digest);
     if (!at) return undefined;
     try {
       const [pack, offset, length] = at;
       const bytes = Buffer.allocUnsafe(length);
       if (readSync(this.#fd(pack), bytes, 0, length, offset) !== length) return undefined;
       const list = decodeList<T>(bytes);
-      this.#kept(key, at);
+      this.#kept(digest, at);
       return list;
     } catch {
       return undefined;
