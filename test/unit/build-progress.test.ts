@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { summaryJson, summaryJsonText, summaryTable } from '../../src/cli/build.ts';
+import { summaryJson, summaryJsonText, summaryTable, summaryText } from '../../src/cli/build.ts';
 import { describe, progressMode, ProgressView } from '../../src/cli/build-progress.ts';
 import type { BuildResult, PageReport } from '../../src/pipeline/build.ts';
 
@@ -211,6 +211,8 @@ function resultWith(count: number): BuildResult {
   }));
   return {
     pages,
+    reports: pages,
+    config: { build: { budgets: { html: 50_000, js: 100_000 } } },
     files: new Map([['index.html', '']]),
     ms: 12,
     times: { render: 3, compress: undefined },
@@ -229,6 +231,66 @@ json('the same text as JSON.stringify with two spaces, a few hundred pages a pie
     assert.is(pieces.join(''), `${JSON.stringify(summaryJson(result, 'dist'), null, 2)}\n`, `${count} pages`);
     if (count === 2000) assert.ok(pieces.length > 4, `in pieces, not one text: ${pieces.length}`);
   }
+});
+
+json('from a list that makes each report as it is read: the same text, and no array of the reports made', () => {
+  for (const count of [0, 1, 2000]) {
+    const result = resultWith(count);
+    const pages = result.pages;
+    let read = 0;
+    const reports = {
+      length: pages.length,
+      *[Symbol.iterator]() {
+        for (const page of pages) {
+          read += 1;
+          yield { ...page };
+        }
+      },
+    };
+    const listed = {
+      ...result,
+      reports,
+      get pages(): never {
+        throw new Error('the array was asked for');
+      },
+    };
+    const text = [...summaryJsonText(listed, 'dist')].join('');
+    assert.is(text, `${JSON.stringify(summaryJson(result, 'dist'), null, 2)}\n`, `${count} pages`);
+    assert.is(read, count, 'each report made once');
+    summaryText(listed, 'dist');
+    [...summaryTable(listed, 'dist')];
+  }
+});
+
+json('the heaviest and slowest pages: the ten highest, the first of equals first, as a stable sort gives them', () => {
+  const result = resultWith(40);
+  // Weights and times with many equals: the sort of every report the summary once made gives the expected lists.
+  result.pages.forEach((page, i) => {
+    page.path = `/p/${i}`;
+    page.html.brotli = (i * 7) % 5;
+    page.ms = (i * 3) % 4;
+  });
+  const expected = (measure: (p: PageReport) => number) =>
+    [...result.pages]
+      .sort((a, b) => measure(b) - measure(a))
+      .slice(0, 10)
+      .map((p) => p.path);
+  const text = summaryText(result, 'dist');
+  const listed = (title: string) =>
+    text
+      .split(title)[1]!
+      .split('\n\n')[0]!
+      .split('\n')
+      .slice(3)
+      .map((line) => line.trim().split(/ {2,}/)[0]);
+  assert.equal(
+    listed('Heaviest pages'),
+    expected((p) => p.html.brotli + p.js.brotli),
+  );
+  assert.equal(
+    listed('Slowest pages'),
+    expected((p) => p.ms ?? 0),
+  );
 });
 
 json('the page table of 150,003 pages, in pieces, its columns as wide as their widest cell', () => {
