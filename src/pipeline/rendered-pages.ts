@@ -34,6 +34,8 @@ export class RenderedPages implements Iterable<RenderedRoute> {
   readonly #shared: unknown[] = [undefined];
   /** Each shared value's number, by its JSON (or the JSON's digest), or by the value itself for a shape. */
   readonly #numbers = new Map<unknown, number>();
+  /** The last value's JSON and number in each column (see #number): most pages share what the page before had. */
+  readonly #last: Array<{ json: string; number: number } | undefined> = [];
   #length = 0;
 
   /** Room for a page of each of `plans`, the routes the pages are rendered from, in their order. */
@@ -65,10 +67,10 @@ export class RenderedPages implements Iterable<RenderedRoute> {
       throw new Error(`site-gen: ${page.file} is not route ${index}'s page; this is a bug.`);
     this.#keys.set(index, page.key);
     this.#hashes.set(index, page.hash);
-    this.#islands[index] = this.#number(page.islands);
-    this.#links[index] = this.#number(page.links);
-    this.#ids[index] = this.#number(page.ids);
-    this.#images[index] = this.#number(page.images);
+    this.#islands[index] = this.#number(0, page.islands);
+    this.#links[index] = this.#number(1, page.links);
+    this.#ids[index] = this.#number(2, page.ids);
+    this.#images[index] = this.#number(3, page.images);
     this.#shapes[index] = page.shape ? this.#shape(page.shape) : 0;
     this.#noindex[index] = page.noindex ? 1 : 0;
     this.#ms[index] = page.ms;
@@ -139,15 +141,22 @@ export class RenderedPages implements Iterable<RenderedRoute> {
     };
   }
 
-  /** The number of `value` (an array of plain data), kept once with every value equal to it. */
-  #number(value: unknown[]): number {
+  /**
+   * The number of `value` (an array of plain data) in `column`, kept once with every value equal to it. The same as the
+   * page before's is found without a digest: a digest of each page's JSON (two or three a page) cost a build with one
+   * page changed of 10,003 about 50 ms.
+   */
+  #number(column: number, value: unknown[]): number {
     const json = JSON.stringify(value);
+    const last = this.#last[column];
+    if (last?.json === json) return last.number;
     const id = json.length > KEPT_AS_JSON ? digestHex(json) : json;
     let number = this.#numbers.get(id);
     if (number === undefined) {
       number = this.#shared.push(value) - 1;
       this.#numbers.set(id, number);
     }
+    this.#last[column] = { json, number };
     return number;
   }
 
