@@ -294,6 +294,9 @@ async function timeWatch(
   } finally {
     again.kill('SIGINT');
   }
+  // Stopped before the project is removed: a session left stopping in a folder deleted under it kept this script, and
+  // its pipes, running after its report was written.
+  if (again.exitCode === null && again.signalCode === null) await new Promise((resolve) => again.once('exit', resolve));
   const rebuilds = [...output.matchAll(/content\/copy\.ts: (.*) in (\d+) ms/g)].map((m) => `${m[1]} in ${m[2]} ms`);
   return { firstMs, secondMs, content, css, lastRebuild: rebuilds.at(-1) ?? 'none printed', output };
 }
