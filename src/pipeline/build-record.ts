@@ -6,7 +6,7 @@ import { rm } from 'node:fs/promises';
 import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { SiteConfig } from '../core/config.ts';
-import { DigestColumn, grown } from '../core/columns.ts';
+import { DigestColumn, roomFor } from '../core/columns.ts';
 import { siblingIndex, siblingOf, withSiblings } from './compress.ts';
 import { hash, toolVersionKey, writeCacheFile } from './page-cache.ts';
 import type { ProjectPaths } from '../core/paths.ts';
@@ -80,8 +80,7 @@ export class MadeKeys {
     this.#files[index] = file;
     this.#keys.set(index, key);
     this.#renders.set(index, render);
-    if (index >= this.#siblings.length)
-      this.#siblings = grown(this.#siblings, Math.max(index + 1, 2 * this.#siblings.length));
+    this.#siblings = roomFor(this.#siblings, index);
     this.#siblings[index] = siblings ? 1 : 0;
     this.#byFile = undefined;
   }

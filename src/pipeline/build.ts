@@ -335,7 +335,7 @@ export class PageWriter implements PageStream {
     this.#onProgress?.({ step: 'write', done: pages.length, total: pages.length });
     // Every page is written: their document keys (the record has them in MadeKeys) are let go before the build's end.
     this.#keys = new DigestColumn();
-    return this.#reports.reports(pages, weights);
+    return this.#reports.reports(pages.plans(), weights);
   }
 
   /** Resolves once every batch under way has ended, written or failed. */

@@ -1,5 +1,5 @@
 // A build's page reports while it writes: a few numbers a page, in columns, made into PageReport objects as read.
-import { grown } from '../core/columns.ts';
+import { roomFor } from '../core/columns.ts';
 import type { PageReport } from './build.ts';
 
 type Js = PageReport['js'];
@@ -86,21 +86,15 @@ export class PageReports {
   }
 
   #set(index: number, raw: number, brotli: number, css: number, ms: number, js: number): void {
-    if (index >= this.#js.length) this.#grow(index + 1);
+    this.#htmlRaw = roomFor(this.#htmlRaw, index);
+    this.#htmlBrotli = roomFor(this.#htmlBrotli, index);
+    this.#cssRaw = roomFor(this.#cssRaw, index);
+    this.#ms = roomFor(this.#ms, index);
+    this.#js = roomFor(this.#js, index);
     this.#htmlRaw[index] = raw;
     this.#htmlBrotli[index] = brotli;
     this.#cssRaw[index] = css;
     this.#ms[index] = Math.round(ms * 10) / 10;
     this.#js[index] = js;
-  }
-
-  #grow(least: number): void {
-    let size = this.#js.length;
-    while (size < least) size *= 2;
-    this.#htmlRaw = grown(this.#htmlRaw, size);
-    this.#htmlBrotli = grown(this.#htmlBrotli, size);
-    this.#cssRaw = grown(this.#cssRaw, size);
-    this.#ms = grown(this.#ms, size);
-    this.#js = grown(this.#js, size);
   }
 }

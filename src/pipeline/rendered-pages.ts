@@ -115,6 +115,11 @@ export class RenderedPages implements Iterable<RenderedRoute> {
     return made;
   }
 
+  /** Each page's plan (its path, file and entry), in order, without its record: what a page's report names. */
+  *plans(): Generator<PlannedRoute> {
+    for (let index = 0; index < this.#length; index += 1) yield this.#plans[index]!;
+  }
+
   /** The paths of the pages the sitemap lists (those not marked noindex). */
   indexedPaths(): string[] {
     const paths: string[] = [];

@@ -46,6 +46,10 @@ test('each page comes back as it was kept, in the routes order, as often as it i
     ['0 /p/0', '1 /p/1', '2 /p/2'],
   );
   assert.equal(pages.indexedPaths(), ['/p/0', '/p/1'], 'a noindex page is not in the sitemap');
+  assert.ok(
+    [...pages.plans()].every((plan, i) => plan === routes[i]) && [...pages.plans()].length === 3,
+    "each page's plan, the routes' own",
+  );
   // One layout for every record: the properties in one order, whatever the page.
   assert.equal(Object.keys(pages.at(0)), Object.keys(pages.at(1)));
   assert.throws(() => pages.at(3), /no rendered page 3/);
