@@ -17,6 +17,8 @@ export interface CompressionSettings {
    * FIRST_FLIGHT below.
    */
   retry?: { above: number; upTo: number; quality: number };
+  /** The largest brotli window, as log2 of its bytes (brotli's own largest, 22, when absent): see SITEMAP_WINDOW. */
+  brotliWindow?: number;
 }
 
 /**
@@ -38,18 +40,27 @@ const FIRST_FLIGHT = { above: 12_000, upTo: 16_500, quality: 11 };
 const LARGE_FILE = 256 * 1024;
 
 /**
+ * A sitemap's brotli window: 256 KB (2^18), not the 4 MB a part of 50,000 URLs would be given. Its lines repeat what
+ * is near, not what is megabytes back: 50,000 URLs (2.6 MB) came to 42.5 KB at 18 against 46.3 KB at 22, in 16 ms
+ * against 20, with the encoder's memory 5 MB against 10. A site's sitemap parts grow in number with its pages, and at
+ * the build's end they were its highest memory: 100,003 pages peaked 17 MB above their render while two parts were
+ * compressed.
+ */
+const SITEMAP_WINDOW = 18;
+
+/**
  * Pages are compressed at brotli 6: they are unique per page and made again by every content change, so their cost
  * grows with the site (quality 11 takes ~35 ms for a 33 KB page, quality 6 under 1 ms, for 9% more bytes). So is the
  * sitemap (and its parts), made again whenever a page is added, and read by crawlers rather than visitors; on its
  * long runs of like lines quality 11 does worse besides: 4,003 pages' (244 KB) took 0.4 s at 11 for 4,589 bytes, 3 ms at
  * 6 for 3,647; 50,000 URLs (3.4 MB) 6.5 s for 55.7 KB, 50 ms for 47.3 KB (the same bytes as quality 5, and 2 MB more of
- * the encoder's memory). Everything else (scripts, stylesheets, SVG) is compressed at 11: named by content, shared by
+ * the encoder's memory), with a smaller window (SITEMAP_WINDOW). Everything else (scripts, stylesheets, SVG) is compressed at 11: named by content, shared by
  * every page, compressed once and then kept in the disk cache, so the best ratio costs nothing after the first build;
  * but at 5 when larger than LARGE_FILE (`size`, in bytes).
  */
 export function compressionSettings(path: string, size: number): CompressionSettings {
   if (/\.html$/.test(path)) return { brotliQuality: 6, gzipLevel: 9, retry: FIRST_FLIGHT };
-  if (isSitemapFile(path)) return { brotliQuality: 6, gzipLevel: 9 };
+  if (isSitemapFile(path)) return { brotliQuality: 6, gzipLevel: 9, brotliWindow: SITEMAP_WINDOW };
   return { brotliQuality: size > LARGE_FILE ? 5 : 11, gzipLevel: 9 };
 }
 
@@ -79,11 +90,16 @@ export function byteLength(data: Uint8Array | string): number {
 
 /**
  * Brotli's parameters for `data`: its size, and a window just big enough for it (64 KB for a 35 KB page rather than
- * the default 4 MB), which the encoder sets up in a third less time and which gives the same bytes or fewer.
+ * the default 4 MB), which the encoder sets up in a third less time and which gives the same bytes or fewer; never
+ * more than `largest` (see CompressionSettings.brotliWindow).
  */
-function brotliParams(data: Uint8Array | string, quality: number): Record<number, number> {
+function brotliParams(
+  data: Uint8Array | string,
+  quality: number,
+  largest: number = constants.BROTLI_DEFAULT_WINDOW,
+): Record<number, number> {
   const size = byteLength(data);
-  const window = Math.min(constants.BROTLI_DEFAULT_WINDOW, Math.max(16, Math.ceil(Math.log2(Math.max(size, 1)))));
+  const window = Math.min(largest, Math.max(16, Math.ceil(Math.log2(Math.max(size, 1)))));
   return {
     [constants.BROTLI_PARAM_QUALITY]: quality,
     [constants.BROTLI_PARAM_SIZE_HINT]: size,
@@ -395,7 +411,8 @@ const ASIDE = 1_000_000;
 
 /**
  * `message` compressed on libuv's threads (zlib's asynchronous calls), beside the compression threads rather than in
- * their queue: for the few large files of a build (see ASIDE). The same bytes as a compression thread gives.
+ * their queue: for the few large files of a build (see ASIDE), one at a time (see CompressionThreads.#aside). The same
+ * bytes as a compression thread gives.
  */
 async function compressAside({ data, brotliParams, gzipLevel }: Omit<JobMessage, 'id'>): Promise<Compressed> {
   const input = typeof data === 'string' ? Buffer.from(data) : data;
@@ -427,6 +444,13 @@ class CompressionThreads {
   #writersStarted = false;
   /** A compression thread found its writes slower than its compressing (see Reply.slowDisk). */
   #diskSlow = false;
+  /**
+   * The last job run aside (see compressAside), which the next one waits for: each holds its input as bytes and an
+   * encoder of megabytes while it runs, and a build asks for all its other files at once (its sitemap's parts among
+   * them, more of them the more pages: see writeOtherFiles). Two 50,000-URL parts at once took 17 MB more at 100,003
+   * pages' peak. One at a time, they take about as long on two cores.
+   */
+  #aside: Promise<unknown> = Promise.resolve();
 
   /** When the compression threads hand a batch's writes to a writer thread (see handWritesOver); starts the writers for 'always'. */
   handOff(when: HandOff): void {
@@ -439,7 +463,11 @@ class CompressionThreads {
   run(message: Omit<JobMessage, 'id'> & { dest: string }): Promise<CompressedSizes>;
   run(message: Omit<JobMessage, 'id'>): Promise<Compressed | CompressedSizes> {
     const cost = jobCost(message);
-    if (message.dest === undefined && !message.retry && cost > ASIDE) return compressAside(message);
+    if (message.dest === undefined && !message.retry && cost > ASIDE) {
+      const made = this.#aside.then(() => compressAside(message));
+      this.#aside = made.catch(() => undefined);
+      return made;
+    }
     const id = this.#nextId++;
     if (message.dest !== undefined && ++this.#toWrite === WRITE_ALONE + 1) this.#startWritersIfSlow();
     return new Promise((resolve, reject) => {
@@ -724,7 +752,7 @@ export class Compressor {
   /** The key `data`'s compression is kept under: its bytes and the settings of `path`'s kind of file. */
   keyOf(path: string, data: Uint8Array | string): string {
     const settings = compressionSettings(path, byteLength(data));
-    const params = brotliParams(data, settings.brotliQuality);
+    const params = brotliParams(data, settings.brotliQuality, settings.brotliWindow);
     return shortHex(
       digest()
         .update(`${JSON.stringify(params)}-gz${settings.gzipLevel}-${JSON.stringify(settings.retry ?? null)}\0`)
@@ -813,7 +841,7 @@ function jobFor(path: string, data: Uint8Array | string): Omit<JobMessage, 'id' 
   const settings = compressionSettings(path, byteLength(data));
   return {
     data,
-    brotliParams: brotliParams(data, settings.brotliQuality),
+    brotliParams: brotliParams(data, settings.brotliQuality, settings.brotliWindow),
     gzipLevel: settings.gzipLevel,
     retry: settings.retry && { ...settings.retry, qualityParam: constants.BROTLI_PARAM_QUALITY },
   };

@@ -24,9 +24,10 @@ compress('pages and the sitemap at brotli 6, everything else at 11 (5 above 256 
   assert.equal(compressionSettings('assets/chunks/chunk-A1.js', 214_000), { brotliQuality: 11, gzipLevel: 9 });
   assert.equal(compressionSettings('feed.xml', 2_000), { brotliQuality: 11, gzipLevel: 9 });
   assert.equal(compressionSettings('assets/data.json', 262_145), { brotliQuality: 5, gzipLevel: 9 });
-  assert.equal(compressionSettings('sitemap.xml', 2_000), { brotliQuality: 6, gzipLevel: 9 });
-  assert.equal(compressionSettings('sitemap.xml', 262_145), { brotliQuality: 6, gzipLevel: 9 });
-  assert.equal(compressionSettings('sitemap-2.xml', 3_400_000), { brotliQuality: 6, gzipLevel: 9 });
+  const sitemap = { brotliQuality: 6, gzipLevel: 9, brotliWindow: 18 };
+  assert.equal(compressionSettings('sitemap.xml', 2_000), sitemap);
+  assert.equal(compressionSettings('sitemap.xml', 262_145), sitemap);
+  assert.equal(compressionSettings('sitemap-2.xml', 3_400_000), sitemap);
   assert.equal(
     compressionSettings('big/index.html', 2_000_000).brotliQuality,
     6,
@@ -125,6 +126,64 @@ compress('a window just big enough: the same bytes back, no bigger than with the
   assert.ok(
     result.br.byteLength <= brotliCompressSync(big, { params: { [constants.BROTLI_PARAM_QUALITY]: 6 } }).byteLength,
   );
+});
+
+/** The window a brotli stream declares in its first bits (RFC 7932, 9.1), as log2 of its bytes. */
+function brotliWindowBits(stream: Uint8Array): number {
+  let bit = 0;
+  const read = (count: number) => {
+    let value = 0;
+    for (let i = 0; i < count; i += 1, bit += 1) value |= ((stream[bit >> 3]! >> (bit & 7)) & 1) << i;
+    return value;
+  };
+  if (read(1) === 0) return 16;
+  const n = read(3);
+  if (n !== 0) return 17 + n;
+  const m = read(3);
+  return m === 0 ? 17 : 8 + m;
+}
+
+/** A sitemap part of `count` URLs, as the build writes one. */
+function sitemapOf(count: number, prefix = 'c'): string {
+  const urls = Array.from(
+    { length: count },
+    (_, i) => `  <url><loc>https://example.com/${prefix}/${i + 1}</loc></url>\n`,
+  );
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('')}</urlset>\n`;
+}
+
+compress(
+  'a sitemap part of megabytes is compressed with a 256 KB window; another large file keeps its own',
+  async () => {
+    const part = sitemapOf(30_000);
+    assert.ok(Buffer.byteLength(part) > 1_000_000, 'a part larger than the largest window it is given');
+    const compressor = new Compressor();
+    const [asSitemap, asData] = await Promise.all([
+      compressor.compress('sitemap-1.xml', part),
+      compressor.compress('assets/urls.xml', part),
+    ]);
+    assert.is(brotliWindowBits(asSitemap.br), 18);
+    assert.is(brotliWindowBits(asData.br), 21, 'a window just big enough for any other file');
+    assert.is(brotliDecompressSync(asSitemap.br).toString(), part);
+    assert.is(gunzipSync(asSitemap.gz).toString(), part);
+    assert.ok(asSitemap.br.byteLength <= asData.br.byteLength + asData.br.byteLength / 50, 'no worse than 2% for it');
+  },
+);
+
+compress('large files asked for at once are compressed one after another, each to its own bytes', async () => {
+  const parts = Array.from({ length: 4 }, (_, i) => sitemapOf(25_000, `p${i}`));
+  assert.ok(
+    parts.every(
+      (part) =>
+        jobCost({ data: part, brotliParams: { [constants.BROTLI_PARAM_QUALITY]: 6 }, gzipLevel: 9 }) > 1_000_000,
+    ),
+    'each large enough to be compressed aside',
+  );
+  const results = await Promise.all(parts.map((part, i) => new Compressor().compress(`sitemap-${i + 1}.xml`, part)));
+  results.forEach((result, i) => {
+    assert.is(brotliDecompressSync(result.br).toString(), parts[i]);
+    assert.is(gunzipSync(result.gz).toString(), parts[i]);
+  });
 });
 
 compress(
