@@ -411,8 +411,8 @@ const ASIDE = 1_000_000;
 
 /**
  * `message` compressed on libuv's threads (zlib's asynchronous calls), beside the compression threads rather than in
- * their queue: for the few large files of a build (see ASIDE), one at a time (see CompressionThreads.#aside). The same
- * bytes as a compression thread gives.
+ * their queue: for the few large files of a build (see ASIDE), those over LARGE_FILE one at a time (see
+ * CompressionThreads.#large). The same bytes as a compression thread gives.
  */
 async function compressAside({ data, brotliParams, gzipLevel }: Omit<JobMessage, 'id'>): Promise<Compressed> {
   const input = typeof data === 'string' ? Buffer.from(data) : data;
@@ -445,12 +445,13 @@ class CompressionThreads {
   /** A compression thread found its writes slower than its compressing (see Reply.slowDisk). */
   #diskSlow = false;
   /**
-   * The last job run aside (see compressAside), which the next one waits for: each holds its input as bytes and an
-   * encoder of megabytes while it runs, and a build asks for all its other files at once (its sitemap's parts among
-   * them, more of them the more pages: see writeOtherFiles). Two 50,000-URL parts at once took 17 MB more at 100,003
-   * pages' peak. One at a time, they take about as long on two cores.
+   * The last job over LARGE_FILE run aside (see compressAside), which the next such job waits for: each holds its input
+   * as bytes and an encoder of megabytes while it runs, and a build asks for all its other files at once (its
+   * sitemap's parts among them, more of them the more pages: see writeOtherFiles). Two 50,000-URL parts at once took
+   * 17 MB more at 100,003 pages' peak. One at a time, they take about as long on two cores. Smaller ones (React's chunk,
+   * the stylesheet, each at brotli 11) run at once, as pages may wait for them.
    */
-  #aside: Promise<unknown> = Promise.resolve();
+  #large: Promise<unknown> = Promise.resolve();
 
   /** When the compression threads hand a batch's writes to a writer thread (see handWritesOver); starts the writers for 'always'. */
   handOff(when: HandOff): void {
@@ -464,8 +465,9 @@ class CompressionThreads {
   run(message: Omit<JobMessage, 'id'>): Promise<Compressed | CompressedSizes> {
     const cost = jobCost(message);
     if (message.dest === undefined && !message.retry && cost > ASIDE) {
-      const made = this.#aside.then(() => compressAside(message));
-      this.#aside = made.catch(() => undefined);
+      if (byteLength(message.data) <= LARGE_FILE) return compressAside(message);
+      const made = this.#large.then(() => compressAside(message));
+      this.#large = made.catch(() => undefined);
       return made;
     }
     const id = this.#nextId++;
