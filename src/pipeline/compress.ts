@@ -54,9 +54,9 @@ const SITEMAP_WINDOW = 18;
  * sitemap (and its parts), made again whenever a page is added, and read by crawlers rather than visitors; on its
  * long runs of like lines quality 11 does worse besides: 4,003 pages' (244 KB) took 0.4 s at 11 for 4,589 bytes, 3 ms at
  * 6 for 3,647; 50,000 URLs (3.4 MB) 6.5 s for 55.7 KB, 50 ms for 47.3 KB (the same bytes as quality 5, and 2 MB more of
- * the encoder's memory), with a smaller window (SITEMAP_WINDOW). Everything else (scripts, stylesheets, SVG) is compressed at 11: named by content, shared by
- * every page, compressed once and then kept in the disk cache, so the best ratio costs nothing after the first build;
- * but at 5 when larger than LARGE_FILE (`size`, in bytes).
+ * the encoder's memory), and with a smaller window (SITEMAP_WINDOW). Everything else (scripts, stylesheets, SVG) is
+ * compressed at 11: named by content, shared by every page, compressed once and then kept in the disk cache, so the
+ * best ratio costs nothing after the first build; but at 5 when larger than LARGE_FILE (`size`, in bytes).
  */
 export function compressionSettings(path: string, size: number): CompressionSettings {
   if (/\.html$/.test(path)) return { brotliQuality: 6, gzipLevel: 9, retry: FIRST_FLIGHT };
