@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { watch as watchFiles, type FSWatcher } from 'chokidar';
-import { build } from 'esbuild';
+import { build } from '../pipeline/commonjs.ts';
 import { projectPaths, browserModule, type ProjectPaths } from '../core/paths.ts';
 import { assertSafeOutDir, writeOutput } from '../pipeline/write.ts';
 import { ConfigError } from '../core/errors.ts';

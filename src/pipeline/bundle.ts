@@ -1,6 +1,7 @@
 // Bundles one hydration entry per page with esbuild; React and shared code land in hashed chunks all pages share, and
 // each island and behaviour in a chunk of its own. A behaviour's chunks never include React.
-import { build, type BuildOptions, type Message, type Metafile, type Plugin } from 'esbuild';
+import type { BuildOptions, Message, Metafile, Plugin } from 'esbuild';
+import { build } from './commonjs.ts';
 import { join, relative } from 'node:path';
 import { BundleError, IslandError } from '../core/errors.ts';
 import { findModule, browserModule, toolRoot } from '../core/paths.ts';

@@ -1,5 +1,6 @@
 // Keeps one esbuild context alive between builds, so a rebuild reparses only the files that changed (the dev server's client bundle).
-import { context, type BuildContext, type BuildOptions, type BuildResult } from 'esbuild';
+import type { BuildContext, BuildOptions, BuildResult } from 'esbuild';
+import { context } from './commonjs.ts';
 
 export class EsbuildCache {
   #context: BuildContext | undefined;

@@ -2,15 +2,8 @@
 // this tool's own public entry, whichever copy (if any) the site has installed, and React to the tool's own copy, so
 // the renderer, the runtime and the pages share one island registry, one base context and one React. In the browser,
 // a behaviour module gets the entry without React instead.
-import {
-  build as esbuild,
-  type BuildOptions,
-  type ImportKind,
-  type OnResolveArgs,
-  type OnResolveResult,
-  type Plugin,
-  type PluginBuild,
-} from 'esbuild';
+import type { BuildOptions, ImportKind, OnResolveArgs, OnResolveResult, Plugin, PluginBuild } from 'esbuild';
+import { build as esbuild } from './commonjs.ts';
 import { existsSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';

@@ -1,5 +1,6 @@
 // Bundles the site's TypeScript (config, content, pages) for Node with esbuild and imports the result.
-import { build, type BuildOptions, type Message, type Metafile, type Plugin } from 'esbuild';
+import type { BuildOptions, Message, Metafile, Plugin } from 'esbuild';
+import { build } from './commonjs.ts';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';

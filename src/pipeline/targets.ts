@@ -1,5 +1,5 @@
 // Turns the config's browserslist queries into esbuild targets and lightningcss targets.
-import browserslist from 'browserslist';
+import { browserslist } from './commonjs.ts';
 import { ConfigError } from '../core/errors.ts';
 
 const ESBUILD_NAMES: Record<string, string> = {
