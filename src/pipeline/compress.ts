@@ -89,26 +89,28 @@ export function byteLength(data: Uint8Array | string): number {
 }
 
 /**
- * Brotli's parameters for `data`: its size, and a window just big enough for it (64 KB for a 35 KB page rather than
- * the default 4 MB), which the encoder sets up in a third less time and which gives the same bytes or fewer; never
- * more than `largest` (see CompressionSettings.brotliWindow).
+ * Brotli's parameters for `data` with `settings`: its size, and a window just big enough for it (64 KB for a 35 KB
+ * page rather than the default 4 MB), which the encoder sets up in a third less time and which gives the same bytes or
+ * fewer; never more than the settings' `brotliWindow`.
  */
 function brotliParams(
   data: Uint8Array | string,
-  quality: number,
-  largest: number = constants.BROTLI_DEFAULT_WINDOW,
+  {
+    brotliQuality,
+    brotliWindow = constants.BROTLI_DEFAULT_WINDOW,
+  }: Pick<CompressionSettings, 'brotliQuality' | 'brotliWindow'>,
 ): Record<number, number> {
   const size = byteLength(data);
-  const window = Math.min(largest, Math.max(16, Math.ceil(Math.log2(Math.max(size, 1)))));
+  const window = Math.min(brotliWindow, Math.max(16, Math.ceil(Math.log2(Math.max(size, 1)))));
   return {
-    [constants.BROTLI_PARAM_QUALITY]: quality,
+    [constants.BROTLI_PARAM_QUALITY]: brotliQuality,
     [constants.BROTLI_PARAM_SIZE_HINT]: size,
     [constants.BROTLI_PARAM_LGWIN]: window,
   };
 }
 
 function brotliOptions(data: Uint8Array | string, quality: number) {
-  return { params: brotliParams(data, quality) };
+  return { params: brotliParams(data, { brotliQuality: quality }) };
 }
 
 /** Brotli at `quality` (default 11), synchronously: for measuring (the bench), never inside the build. */
@@ -754,7 +756,7 @@ export class Compressor {
   /** The key `data`'s compression is kept under: its bytes and the settings of `path`'s kind of file. */
   keyOf(path: string, data: Uint8Array | string): string {
     const settings = compressionSettings(path, byteLength(data));
-    const params = brotliParams(data, settings.brotliQuality, settings.brotliWindow);
+    const params = brotliParams(data, settings);
     return shortHex(
       digest()
         .update(`${JSON.stringify(params)}-gz${settings.gzipLevel}-${JSON.stringify(settings.retry ?? null)}\0`)
@@ -843,7 +845,7 @@ function jobFor(path: string, data: Uint8Array | string): Omit<JobMessage, 'id' 
   const settings = compressionSettings(path, byteLength(data));
   return {
     data,
-    brotliParams: brotliParams(data, settings.brotliQuality, settings.brotliWindow),
+    brotliParams: brotliParams(data, settings),
     gzipLevel: settings.gzipLevel,
     retry: settings.retry && { ...settings.retry, qualityParam: constants.BROTLI_PARAM_QUALITY },
   };

@@ -155,22 +155,22 @@ export class RenderedPages implements Iterable<RenderedRoute> {
     const json = JSON.stringify(value);
     const last = this.#last[column];
     if (last?.json === json) return last.number;
-    const id = json.length > KEPT_AS_JSON ? digestHex(json) : json;
-    let number = this.#numbers.get(id);
-    if (number === undefined) {
-      number = this.#shared.push(value) - 1;
-      this.#numbers.set(id, number);
-    }
+    const number = this.#kept(json.length > KEPT_AS_JSON ? digestHex(json) : json, value);
     this.#last[column] = { json, number };
     return number;
   }
 
   /** The number of `shape`: each shape is read once (see Pipeline#byShape), so the same object stands for it. */
   #shape(shape: PageShape): number {
-    let number = this.#numbers.get(shape);
+    return this.#kept(shape, shape);
+  }
+
+  /** The number of the shared value known by `id`: `value`'s, kept now, when none is. */
+  #kept(id: unknown, value: unknown): number {
+    let number = this.#numbers.get(id);
     if (number === undefined) {
-      number = this.#shared.push(shape) - 1;
-      this.#numbers.set(shape, number);
+      number = this.#shared.push(value) - 1;
+      this.#numbers.set(id, number);
     }
     return number;
   }
