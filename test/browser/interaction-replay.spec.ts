@@ -2,7 +2,7 @@
 // (a route that answers /assets/*.js only when released), acts at once on the server HTML, then lets them through.
 import type { Page } from '@playwright/test';
 import { SIMULATED_SEND_DELAY_MS, TOOLTIP } from '../../src/site/constants.ts';
-import { expect, islandLive, test } from './fixtures.ts';
+import { expect, islandLive, settled, test } from './fixtures.ts';
 
 const DESKTOP = { width: 1280, height: 800 };
 
@@ -19,11 +19,17 @@ async function holdScripts(page: Page): Promise<{ release: () => void; held: () 
   return { release, held: () => held };
 }
 
-/** Opens the page without waiting for its scripts (the load event waits for module scripts, which are held). */
+/**
+ * Opens the page without waiting for its scripts (the load event waits for module scripts, which are held), once its
+ * full stylesheet is applied: what these tests tap below the first screen (the FAQ, the footer) is laid out by it, and
+ * a tap made as it arrived could land where the element was a moment before (a tap on the first question missed it on
+ * a loaded CI machine).
+ */
 async function open(page: Page, path: string): Promise<void> {
   await page.setViewportSize(DESKTOP);
   await page.goto(path, { waitUntil: 'commit' });
   await expect(page.locator('footer')).toBeAttached();
+  await settled(page);
 }
 
 const questions = (page: Page) => page.locator('#faq details > summary');
