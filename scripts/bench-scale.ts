@@ -20,10 +20,11 @@ import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { chromium, type Page } from 'playwright';
+import { chromium } from 'playwright';
 import { runBuild, type BuildRun } from '../bench/lib/build-times.ts';
 import { currentLoad, describeMachine } from '../bench/lib/machine.ts';
 import { contactPagesSite, scaleSite } from '../bench/lib/scale-site.ts';
+import { connected, reloadedWith } from '../bench/lib/reload.ts';
 import { median } from '../bench/lib/stats.ts';
 import { writeSection } from '../bench/lib/results-section.ts';
 import { TOOL_ROOT } from '../test/helpers/watch-project.ts';
@@ -185,28 +186,6 @@ async function measureSize(size: number, withBaseline: boolean, full = true): Pr
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function connected(page: Page): Promise<void> {
-  await page.waitForFunction(() => document.documentElement.dataset.siteGenReload === 'connected', undefined, {
-    timeout: 60_000,
-  });
-}
-
-/** Waits for the page to have loaded with `text` on it, by load events. */
-async function reloadedWith(page: Page, text: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const next = page.waitForEvent('load', { timeout: Math.max(1, deadline - Date.now()) }).catch(() => undefined);
-    if (
-      await page
-        .evaluate((t) => document.readyState === 'complete' && document.body.textContent!.includes(t), text)
-        .catch(() => false)
-    )
-      return;
-    if (Date.now() > deadline) throw new Error(`The page did not reload with "${text}" within 60 s.`);
-    await next;
-  }
-}
-
 /**
  * `site-gen watch` of the checkout `tool` on the biggest site: first page served after start, then footer and CSS
  * edits seen in Chromium.
@@ -241,12 +220,12 @@ async function timeWatch(
   try {
     const page = await browser.newPage();
     await page.goto(`${url}/releases/release-${String(Math.ceil(WATCH_PAGES / 2)).padStart(4, '0')}`);
-    await connected(page);
+    await connected(page, 60_000);
     for (let i = 0; i < EDITS; i += 1) {
       const text = `Scale bench footer ${i}`;
       const saved = Date.now();
       await edit('content/copy.ts', (t) => t.replace(/tagline: '[^']*'/, `tagline: '${text}'`));
-      await reloadedWith(page, text);
+      await reloadedWith(page, text, 60_000);
       content.push(
         (await page.evaluate(
           () =>
@@ -254,7 +233,7 @@ async function timeWatch(
             (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).loadEventEnd,
         )) - saved,
       );
-      await connected(page);
+      await connected(page, 60_000);
     }
     for (let i = 0; i < EDITS; i += 1) {
       const px = 10 + i;

@@ -3,7 +3,8 @@
 // of them breaking the build, after which the server must still answer and show the last edit.
 // Run: npm run bench:watch (node --import tsx scripts/bench-watch.ts)
 import { readFileSync } from 'node:fs';
-import { chromium, type Page } from 'playwright';
+import { chromium } from 'playwright';
+import { connected, reloadedWith } from '../bench/lib/reload.ts';
 import { copyProject, startWatch } from '../test/helpers/watch-project.ts';
 
 const EDITS = 20;
@@ -31,30 +32,6 @@ function stats(values: number[]): string {
   const sorted = [...values].sort((a, b) => a - b);
   const p90 = sorted[Math.min(sorted.length - 1, Math.floor(0.9 * sorted.length))]!;
   return `median ${Math.round(median(values))} ms (min ${Math.round(sorted[0]!)}, p90 ${Math.round(p90)}, max ${Math.round(sorted.at(-1)!)})`;
-}
-
-/** Waits until the page's reload client is connected, so the next edit's event cannot be missed. */
-async function connected(page: Page): Promise<void> {
-  await page.waitForFunction(() => document.documentElement.dataset.siteGenReload === 'connected', undefined, {
-    timeout: 15_000,
-  });
-}
-
-/** Waits for the page to finish loading with `text` on it: load events, not polling, which would compete for the CPU. */
-async function reloadedWith(page: Page, text: string): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    // Listening before looking, so a load between the two is not missed.
-    const next = page.waitForEvent('load', { timeout: Math.max(1, deadline - Date.now()) }).catch(() => undefined);
-    if (
-      await page
-        .evaluate((t) => document.readyState === 'complete' && document.body.textContent!.includes(t), text)
-        .catch(() => false)
-    )
-      return;
-    if (Date.now() > deadline) throw new Error(`The page did not reload with "${text}" within 15 s.`);
-    await next;
-  }
 }
 
 /** A fixed pseudo-random sequence (same run to run): the pauses between the storm's edits. */
@@ -94,7 +71,7 @@ let failed = false;
 try {
   const page = await browser.newPage();
   await page.goto(`${watch.url}/`);
-  await connected(page);
+  await connected(page, 15_000);
   console.log(
     `site-gen watch on a copy of the project at ${watch.url}; Chromium ${browser.version()}; CPU pressure ${cpuPressure()}`,
   );
@@ -109,7 +86,7 @@ try {
     const text = `Bench content edit ${i}`;
     const saved = Date.now();
     await project.edit(COPY, setBadge(`'${text}'`));
-    await reloadedWith(page, text);
+    await reloadedWith(page, text, 15_000);
     const timing = await page.evaluate(() => {
       const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
       const paint = performance.getEntriesByName('first-contentful-paint')[0];
@@ -122,7 +99,7 @@ try {
     content.push(timing.loaded - saved);
     toNavigation.push(timing.start - saved);
     toPaint.push(timing.painted - saved);
-    await connected(page);
+    await connected(page, 15_000);
   }
   console.log(`content edit -> reloaded page (load event): ${stats(content)}`);
   console.log(`  save -> reload starts (watcher, rebuild, event): ${stats(toNavigation)}`);
