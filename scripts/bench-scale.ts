@@ -46,6 +46,8 @@ const EDITS = Number(flags.edits);
 const SIZES = flags.sizes.split(',').map(Number);
 const BIG = Number(flags.big);
 const WATCH_PAGES = Math.max(...SIZES);
+/** How long the browser waits for a reload, a reconnection or a swapped stylesheet of the watch session before failing. */
+const WAIT_MS = 60_000;
 const BASELINE = flags.baseline;
 if (BASELINE && !existsSync(join(BASELINE, 'bin/site-gen.js')))
   throw new Error(`--baseline ${BASELINE}: no bin/site-gen.js there. Give a checkout of the commit to compare with.`);
@@ -220,12 +222,12 @@ async function timeWatch(
   try {
     const page = await browser.newPage();
     await page.goto(`${url}/releases/release-${String(Math.ceil(WATCH_PAGES / 2)).padStart(4, '0')}`);
-    await connected(page, 60_000);
+    await connected(page, WAIT_MS);
     for (let i = 0; i < EDITS; i += 1) {
       const text = `Scale bench footer ${i}`;
       const saved = Date.now();
       await edit('content/copy.ts', (t) => t.replace(/tagline: '[^']*'/, `tagline: '${text}'`));
-      await reloadedWith(page, text, 60_000);
+      await reloadedWith(page, text, WAIT_MS);
       content.push(
         (await page.evaluate(
           () =>
@@ -233,7 +235,7 @@ async function timeWatch(
             (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).loadEventEnd,
         )) - saved,
       );
-      await connected(page, 60_000);
+      await connected(page, WAIT_MS);
     }
     for (let i = 0; i < EDITS; i += 1) {
       const px = 10 + i;
@@ -245,7 +247,7 @@ async function timeWatch(
         (expected) =>
           getComputedStyle(document.querySelector('.page-hero')!).outlineOffset === expected ? Date.now() : 0,
         `${px}px`,
-        { polling: 'raf', timeout: 60_000 },
+        { polling: 'raf', timeout: WAIT_MS },
       );
       css.push((await shown.jsonValue()) - saved);
     }

@@ -8,6 +8,8 @@ import { connected, reloadedWith } from '../bench/lib/reload.ts';
 import { copyProject, startWatch } from '../test/helpers/watch-project.ts';
 
 const EDITS = 20;
+/** How long the browser waits for a reload, a reconnection or a swapped stylesheet before the bench fails. */
+const WAIT_MS = 15_000;
 const STORM = 100;
 const COPY = 'content/copy.ts';
 const HERO = 'src/site/components/Hero.tsx';
@@ -71,7 +73,7 @@ let failed = false;
 try {
   const page = await browser.newPage();
   await page.goto(`${watch.url}/`);
-  await connected(page, 15_000);
+  await connected(page, WAIT_MS);
   console.log(
     `site-gen watch on a copy of the project at ${watch.url}; Chromium ${browser.version()}; CPU pressure ${cpuPressure()}`,
   );
@@ -86,7 +88,7 @@ try {
     const text = `Bench content edit ${i}`;
     const saved = Date.now();
     await project.edit(COPY, setBadge(`'${text}'`));
-    await reloadedWith(page, text, 15_000);
+    await reloadedWith(page, text, WAIT_MS);
     const timing = await page.evaluate(() => {
       const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
       const paint = performance.getEntriesByName('first-contentful-paint')[0];
@@ -99,7 +101,7 @@ try {
     content.push(timing.loaded - saved);
     toNavigation.push(timing.start - saved);
     toPaint.push(timing.painted - saved);
-    await connected(page, 15_000);
+    await connected(page, WAIT_MS);
   }
   console.log(`content edit -> reloaded page (load event): ${stats(content)}`);
   console.log(`  save -> reload starts (watcher, rebuild, event): ${stats(toNavigation)}`);
@@ -122,7 +124,7 @@ try {
     const shown = await page.waitForFunction(
       (expected) => (getComputedStyle(document.querySelector('.hero')!).outlineOffset === expected ? Date.now() : 0),
       `${px}px`,
-      { polling: 'raf', timeout: 15_000 },
+      { polling: 'raf', timeout: WAIT_MS },
     );
     css.push((await shown.jsonValue()) - saved);
   }
