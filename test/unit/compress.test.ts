@@ -170,7 +170,7 @@ compress(
   },
 );
 
-compress('large files asked for at once are compressed one after another, each to its own bytes', async () => {
+compress('large files asked for at once, run aside one at a time, each come back as their own bytes', async () => {
   const parts = Array.from({ length: 4 }, (_, i) => sitemapOf(25_000, `p${i}`));
   assert.ok(
     parts.every(
